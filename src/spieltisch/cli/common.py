@@ -1,0 +1,78 @@
+"""Argument helpers shared by the commands: seats, game options, JSON output."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from spieltisch.bots.base import bot_names
+from spieltisch.core.errors import InvalidOptions
+from spieltisch.core.protocol import Game
+from spieltisch.core.registry import make_game
+
+__all__ = [
+    "HUMAN",
+    "add_option_argument",
+    "fail",
+    "game_from_args",
+    "parse_option_pairs",
+    "parse_seats",
+    "print_json",
+]
+
+HUMAN = "you"
+
+
+def fail(message: str) -> int:
+    """Print a user-facing error and return the exit status for it."""
+    print(f"spieltisch: error: {message}", file=sys.stderr)
+    return 2
+
+
+def add_option_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="set a game option (repeatable), e.g. --option short_game=true",
+    )
+
+
+def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise InvalidOptions(f"'{pair}' is not KEY=VALUE")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def parse_seats(text: str, game_name: str, allow_humans: bool) -> list[str]:
+    """Seat list like 'you,optimal,greedy': each a bot of the game or (if allowed) a human."""
+    seats = [s.strip().lower() for s in text.split(",") if s.strip()]
+    known = bot_names(game_name)
+    for seat in seats:
+        if seat == HUMAN and allow_humans:
+            continue
+        if seat not in known:
+            humans = f"'{HUMAN}' for a person, or " if allow_humans else ""
+            raise InvalidOptions(f"unknown seat '{seat}': use {humans}one of {', '.join(known)}")
+    return seats
+
+
+def game_from_args(
+    game_name: str, seats: Sequence[str], pairs: Sequence[str], extra: dict[str, Any] | None = None
+) -> Game[Any, Any]:
+    """The game with `players` set from the seats and the `--option` pairs applied."""
+    options: dict[str, Any] = {"players": len(seats), **(extra or {})}
+    options.update(parse_option_pairs(pairs))
+    return make_game(game_name, options)
+
+
+def print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, sort_keys=False))

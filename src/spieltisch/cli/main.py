@@ -1,0 +1,35 @@
+"""`spieltisch` command line: one sub-command per module, each with `add_parser` and `run`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from spieltisch import __version__
+
+__all__ = ["build_parser", "main"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from spieltisch.cli import pickomino_cmds, play, replay, simulate
+
+    parser = argparse.ArgumentParser(
+        prog="spieltisch",
+        description="A game table for Pickomino, Karolinchen and Riff Raff: play, simulate, solve.",
+    )
+    parser.add_argument("--version", action="version", version=f"spieltisch {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for module in (play, simulate, replay, pickomino_cmds):
+        module.add_parser(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130

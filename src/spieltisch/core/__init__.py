@@ -1,0 +1,27 @@
+"""The game protocol, errors, chance sampling, records, replay and the registry."""
+
+from spieltisch.core.chance import sample_exact
+from spieltisch.core.errors import IllegalAction, InvalidOptions, RecordError
+from spieltisch.core.protocol import CHANCE, Game, JsonValue, Mover
+from spieltisch.core.record import GameRecord, load_record, replay, replay_states, save_record
+from spieltisch.core.registry import game_class, game_names, make_game, register_game
+
+__all__ = [
+    "CHANCE",
+    "Game",
+    "GameRecord",
+    "IllegalAction",
+    "InvalidOptions",
+    "JsonValue",
+    "Mover",
+    "RecordError",
+    "game_class",
+    "game_names",
+    "load_record",
+    "make_game",
+    "register_game",
+    "replay",
+    "replay_states",
+    "sample_exact",
+    "save_record",
+]
