@@ -1,0 +1,505 @@
+"""The exact Pickomino turn solver: dynamic programming over the turn's chance nodes.
+
+A turn position after a set-aside is (faces used, dice left, sum); it is worth the better of
+stopping and rolling on. Rolling is worth the expectation, over every roll, of the best face
+to set aside (or of failing when no face is left). The solver values every reachable position
+at once, level by level (fewer dice left first), with numpy.
+
+Only the faces still free matter for a roll, so a roll of n dice with a free faces is
+enumerated as the counts of those a faces plus one "other" bucket: C(n + a, a) outcomes
+instead of C(n + 5, 5). Positions are grouped by (n, a) and each group is one gather, one
+max and one matrix product.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from spieltisch.games.pickomino.data import DICE, FACE_VALUES, NUM_FACES, TILES, WORM, tile_worms
+from spieltisch.games.pickomino.state import ROLL, Action, Phase, PickominoState, Stop, Take
+
+if TYPE_CHECKING:
+    from spieltisch.games.pickomino.rules import Pickomino
+
+__all__ = [
+    "ActionOdds",
+    "TurnOdds",
+    "TurnOutcome",
+    "TurnSolution",
+    "TurnTable",
+    "best_action",
+    "cached_solution",
+    "solve_table",
+    "solve_turn",
+    "solve_values",
+    "tile_odds",
+    "action_odds",
+    "turn_outcome",
+    "turn_structure",
+    "position_index",
+]
+
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.intp]
+
+MASKS = 1 << NUM_FACES
+ALL_FACES = MASKS - 1
+SUMS = DICE * max(FACE_VALUES) + 1  # 0..40
+LEVELS = DICE + 1  # dice left 0..8
+SIZE = MASKS * LEVELS * SUMS
+FAIL_SLOT = SIZE  # extra slot of the value arrays: "no face left, the turn fails"
+_VALUES = np.array(FACE_VALUES, dtype=np.intp)
+
+
+def position_index(mask: int, dice_left: int, total: int) -> int:
+    return (mask * LEVELS + dice_left) * SUMS + total
+
+
+# --- the structure of a turn (independent of the table) ------------------------------------
+@dataclass(frozen=True)
+class _Group:
+    """Positions with `dice` left and `free` faces unused, ready to roll."""
+
+    dice: int
+    positions: Ints  # (N,) flat position indices
+    children: Ints  # (N, free * (dice + 1)) child index per (free face j, count k), k=0 fails
+    roll_picks: Ints  # (free, R) column of `children` that each roll offers per free face
+    roll_probs: Floats  # (R,) probability of each roll
+
+
+@dataclass(frozen=True)
+class _Structure:
+    groups: tuple[_Group, ...]  # in solving order: fewer dice left first
+    worm_of_mask: npt.NDArray[np.bool_]  # (MASKS,)
+
+
+def _reachable() -> npt.NDArray[np.bool_]:
+    """reach[mask, dice_left, sum]: positions some sequence of set-asides leads to."""
+    reach = np.zeros((MASKS, LEVELS, SUMS), dtype=bool)
+    reach[0, DICE, 0] = True
+    for face, value in enumerate(FACE_VALUES):
+        low = 1 << face  # masks whose highest face is `face` extend the masks below `low`
+        for count in range(1, DICE + 1):
+            shift = count * value
+            reach[low : 2 * low, : LEVELS - count, shift:] |= reach[:low, count:, : SUMS - shift]
+    return reach
+
+
+@dataclass(frozen=True)
+class _CountTable:
+    """Every vector of 6 counts with a total of at most 8 dice (3003 rows), with facts on it."""
+
+    counts: Ints  # (rows, 6)
+    totals: Ints  # dice counted in each row
+    width: Ints  # 1 + index of the last non-zero count (0 for no dice)
+    ways: Floats  # product of the counts' factorials (multinomial denominators)
+
+
+_FACTORIAL = np.cumprod(np.arange(DICE + 1, dtype=np.float64).clip(min=1))
+
+
+def _count_table() -> _CountTable:
+    rows = np.zeros((1, 0), dtype=np.intp)
+    for _ in range(NUM_FACES):
+        choices = DICE + 1 - rows.sum(axis=1)
+        starts = np.repeat(np.cumsum(choices) - choices, choices)
+        column = np.arange(choices.sum()) - starts
+        rows = np.column_stack([np.repeat(rows, choices, axis=0), column])
+    width = np.where(rows > 0, np.arange(1, NUM_FACES + 1), 0).max(axis=1)
+    return _CountTable(rows, rows.sum(axis=1), width, _FACTORIAL[rows].prod(axis=1))
+
+
+def _roll_table(table: _CountTable, dice: int, free: int) -> tuple[Ints, Floats]:
+    """Rolls of `dice` dice seen through `free` faces: their counts and probabilities.
+
+    The dice showing a used face are pooled in one bucket, which each die falls in with
+    probability (6 - free) / 6.
+    """
+    fits = table.totals == dice if free == NUM_FACES else table.totals <= dice
+    keep = fits & (table.width <= free)
+    rest = dice - table.totals[keep]
+    ways = _FACTORIAL[dice] / table.ways[keep] / _FACTORIAL[rest]
+    other = (NUM_FACES - free) / NUM_FACES
+    probs = ways * (1 / NUM_FACES) ** (dice - rest) * other**rest
+    return table.counts[keep, :free], probs
+
+
+def _free_faces() -> Ints:
+    """free[mask] lists the faces not in `mask` first, in face order."""
+    used = (np.arange(MASKS)[:, None] >> np.arange(NUM_FACES)) & 1
+    return np.argsort(used, axis=1, kind="stable").astype(np.intp)
+
+
+def _group(
+    dice: int, free: int, masks: Ints, sums: Ints, table: _CountTable, faces: Ints
+) -> _Group:
+    face = faces[masks, :free][:, :, None]  # (N, free, 1)
+    k = np.arange(dice + 1)[None, None, :]  # (1, 1, dice + 1)
+    child_mask = masks[:, None, None] | (1 << face)
+    child = ((child_mask * LEVELS + dice - k) * SUMS) + sums[:, None, None] + k * _VALUES[face]
+    child = np.where(k == 0, FAIL_SLOT, child).reshape(len(masks), -1)
+    rolls, probs = _roll_table(table, dice, free)
+    picks = (np.arange(free) * (dice + 1) + rolls).T.copy()
+    positions = (masks * LEVELS + dice) * SUMS + sums
+    return _Group(dice, positions, child, picks, probs)
+
+
+@cache
+def turn_structure() -> _Structure:
+    """Build the table-independent structure (once per process)."""
+    reach = _reachable()
+    table, faces = _count_table(), _free_faces()
+    popcount = ((np.arange(MASKS)[:, None] >> np.arange(NUM_FACES)) & 1).sum(axis=1)
+    groups = []
+    for dice in range(1, DICE + 1):
+        masks, sums = np.nonzero(reach[:ALL_FACES, dice, :])
+        free = NUM_FACES - popcount[masks]
+        for count in range(1, NUM_FACES + 1):
+            chosen = free == count
+            if chosen.any():
+                groups.append(_group(dice, count, masks[chosen], sums[chosen], table, faces))
+    worm = (np.arange(MASKS) >> WORM) & 1 == 1
+    return _Structure(tuple(groups), worm)
+
+
+# --- solving --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TurnSolution:
+    """Values of every position of a turn under the optimal policy.
+
+    `value[i]`: best expected result after a set-aside (stop or roll on); `roll_value[i]`:
+    expected result of rolling on; both indexed by `position_index`.
+    """
+
+    stop_values: Floats  # (SUMS, 2): stopping with sum s, with (1) or without (0) a worm
+    fail_value: float
+    value: Floats
+    roll_value: Floats
+    fail_chance: Floats | None = None  # chance that the turn fails from each position
+    roll_fail_chance: Floats | None = None  # the same when rolling on from there
+    choices: tuple[Ints, ...] | None = field(default=None, repr=False)  # best face per roll
+    seconds: float = 0.0
+
+    @property
+    def expected(self) -> float:
+        """The value of the whole turn, from the first roll."""
+        return float(self.roll_value[position_index(0, DICE, 0)])
+
+    @property
+    def p_fail(self) -> float:
+        if self.fail_chance is None:
+            raise ValueError("solve with track=True to know the chance of failing")
+        return float(self.fail_chance[position_index(0, DICE, 0)])
+
+    def rolls_on(self, mask: int, dice_left: int, total: int) -> bool:
+        """Whether the optimal policy rolls on (ties go to stopping)."""
+        if dice_left == 0 or mask == ALL_FACES:
+            return False
+        i = position_index(mask, dice_left, total)
+        worm = mask >> WORM & 1
+        return bool(self.roll_value[i] > self.stop_values[total, worm])
+
+
+def solve_values(stop_values: Floats, fail_value: float, *, track: bool = False) -> TurnSolution:
+    """Solve one turn for stop values per (sum, worm) and the value of a failed turn.
+
+    Every stop value must be at least `fail_value` (stopping is never worse than failing).
+    With `track`, also the chance of failing and the best face for every roll.
+    """
+    started = time.perf_counter()
+    structure = turn_structure()
+    worm = structure.worm_of_mask.astype(np.intp)
+    stop_here = stop_values[:, worm].T  # (MASKS, SUMS)
+    value = np.empty(SIZE + 1)
+    value[:SIZE] = np.broadcast_to(stop_here[:, None, :], (MASKS, LEVELS, SUMS)).reshape(-1)
+    value[FAIL_SLOT] = fail_value
+    roll_value = np.full(SIZE, -np.inf)
+    fails = _stop_fails(stop_values, fail_value, worm) if track else None
+    roll_fails = np.zeros(SIZE) if track else None
+    choices = []
+    for group in structure.groups:
+        offered = value[group.children][:, group.roll_picks]  # (N, free, R)
+        rolled = offered.max(axis=1) @ group.roll_probs
+        roll_value[group.positions] = rolled
+        stop = value[group.positions]
+        value[group.positions] = np.maximum(stop, rolled)
+        if fails is not None and roll_fails is not None:
+            choices.append(_track_fails(group, offered, fails, roll_fails, rolled > stop))
+    seconds = time.perf_counter() - started
+    return TurnSolution(
+        stop_values,
+        fail_value,
+        value,
+        roll_value,
+        None if fails is None else fails[:SIZE],
+        roll_fails,
+        tuple(choices) if fails is not None else None,
+        seconds,
+    )
+
+
+def _stop_fails(stop_values: Floats, fail_value: float, worm: Ints) -> Floats:
+    """1 where a stop takes no tile, per position; the fail slot is a certain failure."""
+    fails = np.empty(SIZE + 1)
+    per_mask = (stop_values[:, worm].T <= fail_value).astype(np.float64)
+    fails[:SIZE] = np.broadcast_to(per_mask[:, None, :], (MASKS, LEVELS, SUMS)).reshape(-1)
+    fails[FAIL_SLOT] = 1.0
+    return fails
+
+
+def _track_fails(
+    group: _Group,
+    offered: Floats,
+    fails: Floats,
+    roll_fails: Floats,
+    rolls_on: npt.NDArray[np.bool_],
+) -> Ints:
+    """Chance of failing under the policy; returns the chosen child column per roll."""
+    best = offered.argmax(axis=1)  # (N, R): the first best free face, as the bots choose
+    picked = np.take_along_axis(group.roll_picks[None, :, :], best[:, None, :], axis=1)[:, 0, :]
+    child_fails = np.take_along_axis(fails[group.children], picked, axis=1)
+    rolled = child_fails @ group.roll_probs
+    roll_fails[group.positions] = rolled
+    fails[group.positions] = np.where(rolls_on, rolled, fails[group.positions])
+    return picked
+
+
+# --- the table a turn is played against -------------------------------------------------------
+@dataclass(frozen=True)
+class TurnTable:
+    """What a turn can win or lose: the grill, the own top tile and the others' top tiles.
+
+    A failed turn costs the own top tile's worms; a steal also counts the victim's loss,
+    weighted by `steal_weight` (by default 1 / (players - 1)).
+    """
+
+    grill: tuple[int, ...] = TILES
+    own_top: int | None = None
+    other_tops: tuple[int, ...] = ()
+    steal_weight: float = 1.0
+
+    @classmethod
+    def from_state(
+        cls, game: Pickomino, state: PickominoState, steal_weight: float | None = None
+    ) -> TurnTable:
+        seat = state.seat
+        others = tuple(
+            top
+            for other in range(game.num_players)
+            if other != seat and (top := state.top(other)) is not None
+        )
+        weight = 1 / (game.num_players - 1) if steal_weight is None else steal_weight
+        return cls(state.grill, state.top(seat), others, weight)
+
+    @property
+    def fail_value(self) -> float:
+        return -float(tile_worms(self.own_top)) if self.own_top is not None else 0.0
+
+    def grill_tile(self, total: int) -> int | None:
+        reachable = [tile for tile in self.grill if tile <= total]
+        return reachable[-1] if reachable else None
+
+    def claim(self, total: int) -> tuple[str, int | None]:
+        """What stopping with a worm and `total` does: ('steal'|'grill'|'none', tile)."""
+        grill = self.grill_tile(total)
+        steal = (1 + self.steal_weight) * tile_worms(total) if total in self.other_tops else None
+        if steal is not None and (grill is None or steal >= tile_worms(grill)):
+            return "steal", total
+        if grill is not None:
+            return "grill", grill
+        return "none", None
+
+    def stop_values(self) -> Floats:
+        """(SUMS, 2) array: the value of stopping with each sum, without / with a worm."""
+        values = np.full((SUMS, 2), self.fail_value)
+        for total in range(SUMS):
+            claim, tile = self.claim(total)
+            if tile is not None:
+                weight = 1 + self.steal_weight if claim == "steal" else 1.0
+                values[total, 1] = weight * tile_worms(tile)
+        return values
+
+
+def solve_table(table: TurnTable, *, track: bool = False) -> TurnSolution:
+    return solve_values(table.stop_values(), table.fail_value, track=track)
+
+
+# --- the outcome of a turn under the optimal policy -------------------------------------------
+@dataclass(frozen=True)
+class TurnOutcome:
+    expected: float
+    p_fail: float
+    p_tile: dict[int, float]  # tile -> chance of ending the turn with it (stolen or grilled)
+    seconds: float
+
+
+def _final_mass(solution: TurnSolution) -> Floats:
+    """Chance that the turn stops at each position (the fail slot: a roll with no free face)."""
+    if solution.choices is None:
+        raise ValueError("solve with track=True to follow the policy forward")
+    structure = turn_structure()
+    mass = np.zeros(SIZE + 1)
+    root = position_index(0, DICE, 0)
+    mass[root] = 1.0
+    for group, picked in reversed(list(zip(structure.groups, solution.choices, strict=True))):
+        here = mass[group.positions]
+        rolls = solution.roll_value[group.positions] > _stop_here(solution, group.positions)
+        rolls |= group.positions == root  # no stop before the first roll
+        children = np.take_along_axis(group.children, picked, axis=1)
+        flow = (here * rolls)[:, None] * group.roll_probs[None, :]
+        np.add.at(mass, children, flow)
+        mass[group.positions] = here * ~rolls
+    return mass
+
+
+def _stop_here(solution: TurnSolution, positions: Ints) -> Floats:
+    totals = positions % SUMS
+    worms = (positions // (LEVELS * SUMS)) >> WORM & 1
+    return solution.stop_values[totals, worms]
+
+
+def turn_outcome(table: TurnTable) -> TurnOutcome:
+    """Expected value, chance of failing and chance of each tile, timed from scratch."""
+    started = time.perf_counter()
+    solution = solve_table(table, track=True)
+    mass = _final_mass(solution)
+    tile_of = np.zeros((SUMS, 2), dtype=np.intp)  # 0: the stop fails
+    for total in range(SUMS):
+        tile_of[total, 1] = table.claim(total)[1] or 0
+    positions = np.arange(SIZE)
+    stops = tile_of[positions % SUMS, (positions // (LEVELS * SUMS)) >> WORM & 1]
+    by_tile = np.bincount(stops, weights=mass[:SIZE], minlength=TILES[-1] + 1)
+    p_tile = {tile: float(by_tile[tile]) for tile in TILES if by_tile[tile] > 0}
+    p_fail = float(by_tile[0] + mass[FAIL_SLOT])
+    return TurnOutcome(solution.expected, p_fail, p_tile, time.perf_counter() - started)
+
+
+# --- decisions in a game position -------------------------------------------------------------
+@dataclass(frozen=True)
+class ActionOdds:
+    """What a legal action is worth under optimal play from there on."""
+
+    action: Action
+    expected_worms: float
+    p_fail: float
+
+
+def _used_mask(state: PickominoState) -> int:
+    return sum(1 << face for face, count in enumerate(state.kept) if count)
+
+
+def _claim_value(table: TurnTable, state: PickominoState, claim: str) -> float:
+    if claim == "steal":
+        return (1 + table.steal_weight) * tile_worms(state.total)
+    if claim == "grill":
+        tile = table.grill_tile(state.total)
+        return float(tile_worms(tile)) if tile is not None else table.fail_value
+    return table.fail_value
+
+
+def action_values(
+    game: Pickomino, state: PickominoState, table: TurnTable, solution: TurnSolution
+) -> list[tuple[Action, float, int | None]]:
+    """(action, value, position reached or None for a stop) for each legal action."""
+    mask, total = _used_mask(state), state.total
+    found: list[tuple[Action, float, int | None]] = []
+    for action in game.legal_actions(state):
+        if isinstance(action, Take):
+            count = state.rolled[action.face]
+            child = position_index(
+                mask | 1 << action.face,
+                state.dice_left - count,
+                total + count * FACE_VALUES[action.face],
+            )
+            found.append((action, float(solution.value[child]), child))
+        elif isinstance(action, Stop):
+            found.append((action, _claim_value(table, state, action.claim), None))
+        else:
+            here = position_index(mask, state.dice_left, total)
+            found.append((action, float(solution.roll_value[here]), here))
+    return found
+
+
+def best_action(game: Pickomino, state: PickominoState, table: TurnTable) -> Action:
+    """The optimal action: the first best face, and stopping unless rolling is strictly better."""
+    solution = cached_solution(table)
+    choices = action_values(game, state, table, solution)
+    if state.phase is Phase.DECIDE:
+        stops = [(a, v) for a, v, _ in choices if isinstance(a, Stop)]
+        best_stop = max(stops, key=lambda item: item[1])  # the first best: steal before grill
+        rolls = [v for a, v, _ in choices if a == ROLL]
+        return ROLL if rolls and rolls[0] > best_stop[1] else best_stop[0]
+    return max(choices, key=lambda item: item[1])[0]
+
+
+def action_odds(game: Pickomino, state: PickominoState, table: TurnTable) -> list[ActionOdds]:
+    """Every legal action with its expected worms and chance of failing the turn."""
+    solution = solve_table(table, track=True)
+    fails, roll_fails = solution.fail_chance, solution.roll_fail_chance
+    assert fails is not None and roll_fails is not None  # solved with track=True
+    odds = []
+    for action, value, position in action_values(game, state, table, solution):
+        if position is None:
+            p_fail = 1.0 if isinstance(action, Stop) and action.claim == "none" else 0.0
+        else:
+            p_fail = float((roll_fails if action == ROLL else fails)[position])
+        odds.append(ActionOdds(action, value, p_fail))
+    return odds
+
+
+def solve_turn(
+    game: Pickomino, state: PickominoState, steal_weight: float | None = None
+) -> TurnOdds:
+    """The solved turn of the player to move in `state`, ready to answer about its choices."""
+    return TurnOdds(game, TurnTable.from_state(game, state, steal_weight))
+
+
+@dataclass(frozen=True)
+class TurnOdds:
+    game: Pickomino
+    table: TurnTable
+
+    def action_odds(self, state: PickominoState) -> list[ActionOdds]:
+        return action_odds(self.game, state, self.table)
+
+    def best_action(self, state: PickominoState) -> Action:
+        return best_action(self.game, state, self.table)
+
+    @property
+    def expected_worms(self) -> float:
+        return cached_solution(self.table).expected
+
+
+@lru_cache(maxsize=128)
+def _solve_normalised(table: TurnTable) -> TurnSolution:
+    return solve_table(table)
+
+
+def cached_solution(table: TurnTable) -> TurnSolution:
+    """Solutions of recent tables (a pure function of the table, so safe to share)."""
+    normal = TurnTable(table.grill, table.own_top, tuple(sorted(table.other_tops)), table.steal_weight)
+    return _solve_normalised(normal)
+
+
+# --- probabilities of reaching a sum ----------------------------------------------------------
+def tile_odds(grill: tuple[int, ...] = TILES) -> dict[int, dict[str, float]]:
+    """For each tile number T: the best chance to end a turn with a worm and a sum >= T
+    (`at_least`) and = T (`exactly`), each maximised on its own."""
+    totals = np.arange(SUMS)
+    odds = {}
+    for tile in grill:
+        at_least = np.zeros((SUMS, 2))
+        at_least[:, 1] = totals >= tile
+        exactly = np.zeros((SUMS, 2))
+        exactly[:, 1] = totals == tile
+        odds[tile] = {
+            "at_least": solve_values(at_least, 0.0).expected,
+            "exactly": solve_values(exactly, 0.0).expected,
+        }
+    return odds
