@@ -1,0 +1,126 @@
+"""`spieltisch pickomino solve|odds`: the turn solver from the command line."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from spieltisch.cli.common import fail, print_json
+from spieltisch.games.pickomino.data import TILES, tile_worms
+from spieltisch.games.pickomino.solver import TurnTable, tile_odds, turn_outcome
+
+__all__ = ["add_parser", "parse_tiles", "run_odds", "run_solve"]
+
+
+def parse_tiles(text: str) -> tuple[int, ...]:
+    """'21-36', '21,22,30' or a mix like '21-25,30' as ascending distinct tiles."""
+    tiles: set[int] = set()
+    for part in (p.strip() for p in text.split(",")):
+        low, dash, high = part.partition("-")
+        try:
+            numbers = range(int(low), int(high) + 1) if dash else [int(part)]
+        except ValueError:
+            raise ValueError(f"'{part}' is not a tile number or range like 21-36") from None
+        for number in numbers:
+            if number not in TILES:
+                raise ValueError(f"there is no tile {number}; tiles are numbered 21 to 36")
+            tiles.add(number)
+    return tuple(sorted(tiles))
+
+
+def _tile(text: str) -> int:
+    (tile,) = parse_tiles(text)
+    return tile
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser("pickomino", help="Pickomino tools: the exact turn solver")
+    tools = parser.add_subparsers(dest="tool", metavar="TOOL", required=True)
+    solve = tools.add_parser("solve", help="the optimal turn's value from a given table")
+    _add_grill(solve)
+    solve.add_argument("--own-top", metavar="N", help="your own top tile (lost when you fail)")
+    solve.add_argument("--tops", default="", metavar="N,N,...", help="the others' top tiles")
+    solve.add_argument("--players", type=int, help="players at the table (default: tops + 1)")
+    solve.add_argument(
+        "--steal-weight",
+        type=float,
+        metavar="W",
+        help="weight of a victim's loss in a steal (default 1 / (players - 1))",
+    )
+    solve.add_argument("--json", action="store_true", help="print JSON")
+    solve.set_defaults(run=run_solve)
+    odds = tools.add_parser(
+        "odds", help="for each tile, the best chance to end a turn with a worm and that sum"
+    )
+    _add_grill(odds)
+    odds.add_argument("--json", action="store_true", help="print JSON")
+    odds.set_defaults(run=run_odds)
+
+
+def _add_grill(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--grill",
+        default="21-36",
+        metavar="TILES",
+        help="face-up grill tiles, e.g. 21-36 or 21,22,30 (default: all)",
+    )
+
+
+def _table(args: argparse.Namespace) -> TurnTable:
+    grill = parse_tiles(args.grill)
+    own = _tile(args.own_top) if args.own_top else None
+    tops = parse_tiles(args.tops) if args.tops else ()
+    held = [*tops, *([own] if own is not None else [])]
+    if len(set(held)) != len(held) or set(held) & set(grill):
+        raise ValueError("a tile can be on the grill or on one stack only")
+    players = args.players or max(2, len(tops) + 1)
+    if not max(2, len(tops) + 1) <= players <= 7:
+        raise ValueError(f"--players must be from {max(2, len(tops) + 1)} to 7")
+    weight = args.steal_weight if args.steal_weight is not None else 1 / (players - 1)
+    return TurnTable(grill, own, tops, weight)
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    try:
+        table = _table(args)
+    except ValueError as error:
+        return fail(str(error))
+    outcome = turn_outcome(table)
+    if args.json:
+        print_json(
+            {
+                "grill": list(table.grill),
+                "own_top": table.own_top,
+                "tops": list(table.other_tops),
+                "steal_weight": table.steal_weight,
+                "expected_worms": outcome.expected,
+                "p_fail": outcome.p_fail,
+                "p_tile": {str(tile): p for tile, p in outcome.p_tile.items()},
+                "seconds": outcome.seconds,
+            }
+        )
+        return 0
+    print(f"Expected worms this turn: {outcome.expected:.4f}")
+    print(f"Chance to fail:           {outcome.p_fail:7.2%}")
+    print("\n tile  worms  chance")
+    for tile, chance in outcome.p_tile.items():
+        how = "steal" if tile in table.other_tops else "grill"
+        bar = "█" * round(chance * 100)
+        print(f"  {tile}    {tile_worms(tile)}   {chance:7.2%}  {bar} ({how})")
+    print(f"\nsolved in {outcome.seconds * 1000:.1f} ms")
+    return 0
+
+
+def run_odds(args: argparse.Namespace) -> int:
+    try:
+        tiles = parse_tiles(args.grill)
+    except ValueError as error:
+        return fail(str(error))
+    odds = tile_odds(tiles)
+    if args.json:
+        print_json({str(tile): chances for tile, chances in odds.items()})
+        return 0
+    print(" tile   at least   exactly")
+    for tile, chances in odds.items():
+        print(f"  {tile}   {chances['at_least']:7.2%}   {chances['exactly']:7.2%}")
+    return 0
