@@ -7,7 +7,7 @@ that takes no tile), chance outcomes `=1144555w` (the rolled dice) and `first 2`
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from spieltisch.core.errors import IllegalAction
 from spieltisch.core.protocol import JsonValue
@@ -92,7 +92,7 @@ def _read(game: Pickomino, state: PickominoState, text: str) -> Action:
     head, rest = words[0], words[1:]
     if head.startswith("="):
         return _read_dice(text.strip()[1:])
-    if head == "first" and len(rest) == 1 and rest[0].isdigit():
+    if head == "first" and len(rest) == 1 and rest[0].isdecimal():
         return FirstSeat(int(rest[0]))
     if head in ("roll", "r") and not rest:
         return ROLL
@@ -143,8 +143,23 @@ def _check_dice(name: str, counts: tuple[int, ...]) -> None:
         raise ValueError(f"'{name}' must be {NUM_FACES} counts of at most {DICE} dice in all")
 
 
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_roll(game: Pickomino, state: PickominoState) -> None:
+    """A roll waits only in the choose phase: the dice left, with a face not yet set aside."""
+    if state.phase is not Phase.CHOOSE:
+        if any(state.rolled):
+            raise ValueError("'rolled' must be all zero outside the choose phase")
+    elif sum(state.rolled) != state.dice_left or not game.choosable_faces(state):
+        raise ValueError("'rolled' must show the dice left and a face not yet set aside")
+
+
 def state_from_json(game: Pickomino, data: Mapping[str, JsonValue]) -> PickominoState:
     """Rebuild and check a state: every tile at most once, counts and seat in range."""
+    if not isinstance(data, Mapping):
+        raise ValueError("a Pickomino state must be a JSON object")
     stacks_raw = data.get("stacks")
     if not isinstance(stacks_raw, list) or len(stacks_raw) != game.num_players:
         raise ValueError(f"'stacks' must list {game.num_players} stacks")
@@ -157,13 +172,15 @@ def state_from_json(game: Pickomino, data: Mapping[str, JsonValue]) -> Pickomino
     _check_dice("kept", kept)
     _check_dice("rolled", rolled)
     seat, turn, phase = data.get("seat"), data.get("turn"), data.get("phase")
-    if not isinstance(seat, int) or not 0 <= seat < game.num_players:
+    if not _is_int(seat) or not 0 <= seat < game.num_players:
         raise ValueError(f"'seat' must be a seat from 0 to {game.num_players - 1}")
-    if not isinstance(turn, int) or turn < 0:
+    if not _is_int(turn) or turn < 0:
         raise ValueError("'turn' must be a whole number")
-    if phase not in {p.value for p in Phase}:
+    if not isinstance(phase, str) or phase not in {p.value for p in Phase}:
         raise ValueError(f"'phase' must be one of {', '.join(p.value for p in Phase)}")
-    return PickominoState(grill, stacks, seat, Phase(phase), kept, rolled, turn)
+    state = PickominoState(grill, stacks, seat, Phase(phase), kept, rolled, turn)
+    _check_roll(game, state)
+    return state
 
 
 # --- views -----------------------------------------------------------------------------------
