@@ -76,7 +76,7 @@ class GameRecord:
             actions=tuple(_string_list(data, "actions")),
             seed=_optional_int(data, "seed"),
             players=tuple(_string_list(data, "players")),
-            meta=dict(data.get("meta") or {}),
+            meta=_optional_dict(data, "meta"),
         )
 
 
@@ -92,6 +92,13 @@ def _string_list(data: Mapping[str, Any], key: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise RecordError(f"record field '{key}' must be a list of strings")
     return value
+
+
+def _optional_dict(data: Mapping[str, Any], key: str) -> dict[str, Any]:
+    value = data.get(key)
+    if value is not None and not isinstance(value, dict):
+        raise RecordError(f"record field '{key}' must be an object or null")
+    return dict(value or {})
 
 
 def _optional_int(data: Mapping[str, Any], key: str) -> int | None:
