@@ -183,7 +183,7 @@ class TurnSolution:
     roll_value: Floats
     fail_chance: Floats | None = None  # chance that the turn fails from each position
     roll_fail_chance: Floats | None = None  # the same when rolling on from there
-    choices: tuple[Ints, ...] | None = field(default=None, repr=False)  # best face per roll
+    choices: tuple[Ints, ...] | None = field(default=None, repr=False)  # per group: (N, R) positions reached
     seconds: float = 0.0
 
     @property
@@ -260,14 +260,16 @@ def _track_fails(
     roll_fails: Floats,
     rolls_on: npt.NDArray[np.bool_],
 ) -> Ints:
-    """Chance of failing under the policy; returns the chosen child column per roll."""
+    """Chance of failing under the policy; returns the position each roll leads to."""
     best = offered.argmax(axis=1)  # (N, R): the first best free face, as the bots choose
-    picked = np.take_along_axis(group.roll_picks[None, :, :], best[:, None, :], axis=1)[:, 0, :]
-    child_fails = np.take_along_axis(fails[group.children], picked, axis=1)
-    rolled = child_fails @ group.roll_probs
+    count, width = group.children.shape
+    rolls = best.shape[1]
+    column = group.roll_picks.ravel()[best * rolls + np.arange(rolls)]
+    reached = group.children.ravel()[np.arange(count)[:, None] * width + column]
+    rolled = fails[reached] @ group.roll_probs
     roll_fails[group.positions] = rolled
     fails[group.positions] = np.where(rolls_on, rolled, fails[group.positions])
-    return picked
+    return reached
 
 
 # --- the table a turn is played against -------------------------------------------------------
@@ -343,18 +345,24 @@ def _final_mass(solution: TurnSolution) -> Floats:
     """Chance that the turn stops at each position (the fail slot: a roll with no free face)."""
     if solution.choices is None:
         raise ValueError("solve with track=True to follow the policy forward")
-    structure = turn_structure()
+    groups = turn_structure().groups
     mass = np.zeros(SIZE + 1)
     root = position_index(0, DICE, 0)
     mass[root] = 1.0
-    for group, picked in reversed(list(zip(structure.groups, solution.choices, strict=True))):
-        here = mass[group.positions]
-        rolls = solution.roll_value[group.positions] > _stop_here(solution, group.positions)
-        rolls |= group.positions == root  # no stop before the first roll
-        children = np.take_along_axis(group.children, picked, axis=1)
-        flow = (here * rolls)[:, None] * group.roll_probs[None, :]
-        np.add.at(mass, children, flow)
-        mass[group.positions] = here * ~rolls
+    for dice in range(DICE, 0, -1):  # every roll leads to fewer dice left
+        targets, flows = [], []
+        for group, reached in zip(groups, solution.choices, strict=True):
+            if group.dice != dice:
+                continue
+            here = mass[group.positions]
+            rolls = solution.roll_value[group.positions] > _stop_here(solution, group.positions)
+            rolls |= group.positions == root  # no stop before the first roll
+            targets.append(reached.ravel())
+            flows.append(((here * rolls)[:, None] * group.roll_probs[None, :]).ravel())
+            mass[group.positions] = here * ~rolls
+        mass += np.bincount(
+            np.concatenate(targets), np.concatenate(flows), minlength=SIZE + 1
+        )
     return mass
 
 
