@@ -111,8 +111,16 @@ def main() -> None:
     print(f"spieltisch benchmarks (medians; python {sys.version.split()[0]})")
     cold_solves(repeats)
     warm_solve(200 if args.quick else 1000)
-    line("random vs random games per second (1 process)", lambda: games_per_second(["random", "random"], 1.0, rounds), "games/s")
-    line("optimal vs greedy games per second (1 process)", lambda: games_per_second(["optimal", "greedy"], 1.0, rounds), "games/s")
+    line(
+        "random vs random games per second (1 process)",
+        lambda: games_per_second(["random", "random"], 1.0, rounds),
+        "games/s",
+    )
+    line(
+        "optimal vs greedy games per second (1 process)",
+        lambda: games_per_second(["optimal", "greedy"], 1.0, rounds),
+        "games/s",
+    )
     elapsed = simulate_command(games, 2)
     print(
         f"simulate {games:,} optimal-vs-greedy games, --jobs 2     "

@@ -162,7 +162,9 @@ def test_optimal_bot_realises_the_solver_value_in_real_turns() -> None:
         state = game.new_state()
         while state.turn == 0:
             chance = game.to_move(state) == CHANCE
-            state = game.apply(state, game.sample_chance(state, dice) if chance else bot.choose(state))
+            state = game.apply(
+                state, game.sample_chance(state, dice) if chance else bot.choose(state)
+            )
         results.append(sum(worms(t) for t in state.stacks[0]))
     mean = sum(results) / len(results)
     spread = (sum((r - mean) ** 2 for r in results) / len(results)) ** 0.5

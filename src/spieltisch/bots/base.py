@@ -13,7 +13,7 @@ from typing import Any, ClassVar, TypeVar
 
 from spieltisch.core.protocol import Game
 
-__all__ = ["ANY_GAME", "Bot", "bot_names", "make_bot", "register_bot"]
+__all__ = ["ANY_GAME", "Bot", "bot_names", "make_bot", "read_bot_spec", "register_bot"]
 
 ANY_GAME = "*"
 _BOTS: dict[tuple[str, str], type[Bot]] = {}
@@ -25,6 +25,7 @@ class Bot(ABC):
 
     name: ClassVar[str]
     description: ClassVar[str] = ""
+    parameters: ClassVar[dict[str, type]] = {}  # settable as 'name:key=value:key=value'
 
     def __init__(self, game: Game[Any, Any], rng: random.Random) -> None:
         self.game = game
@@ -55,11 +56,36 @@ def bot_names(game_name: str) -> list[str]:
     return sorted({name for game, name in _BOTS if game in (game_name, ANY_GAME)})
 
 
-def make_bot(game: Game[Any, Any], name: str, seed: int | None = None) -> Bot:
-    """A bot called `name` for `game`, with its own generator seeded by `seed`."""
+def make_bot(game: Game[Any, Any], spec: str, seed: int | None = None) -> Bot:
+    """The bot `spec` for `game` with its own generator seeded by `seed`.
+
+    `spec` is a bot name, optionally with parameters: 'optimal:steal_weight=0.5'.
+    """
+    cls, values = read_bot_spec(game.name, spec)
+    bot = cls(game, random.Random(seed))
+    for key, value in values.items():
+        setattr(bot, key, value)
+    return bot
+
+
+def read_bot_spec(game_name: str, spec: str) -> tuple[type[Bot], dict[str, Any]]:
+    """The bot class and parameter values of a spec; raises KeyError naming the mistake."""
     _load_bots()
-    cls = _BOTS.get((game.name, name)) or _BOTS.get((ANY_GAME, name))
+    name, *settings = spec.split(":")
+    cls = _BOTS.get((game_name, name)) or _BOTS.get((ANY_GAME, name))
     if cls is None:
-        known = ", ".join(bot_names(game.name))
-        raise KeyError(f"no bot '{name}' for {game.name}; the bots are: {known}")
-    return cls(game, random.Random(seed))
+        known = ", ".join(bot_names(game_name))
+        raise KeyError(f"no bot '{name}' for {game_name}; the bots are: {known}")
+    return cls, dict(_read_parameter(cls, setting) for setting in settings)
+
+
+def _read_parameter(cls: type[Bot], setting: str) -> tuple[str, Any]:
+    key, _, text = setting.partition("=")
+    kind = cls.parameters.get(key)
+    if kind is None:
+        known = ", ".join(cls.parameters) or "none"
+        raise KeyError(f"bot '{cls.name}' has no parameter '{key}'; its parameters: {known}")
+    try:
+        return key, kind(text)
+    except ValueError:
+        raise KeyError(f"bot parameter {key}={text!r} is not a {kind.__name__}") from None

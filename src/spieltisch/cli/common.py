@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from spieltisch.bots.base import bot_names
+from spieltisch.bots.base import bot_names, read_bot_spec
 from spieltisch.core.errors import InvalidOptions
 from spieltisch.core.protocol import Game
 from spieltisch.core.registry import make_game
@@ -59,9 +59,13 @@ def parse_seats(text: str, game_name: str, allow_humans: bool) -> list[str]:
     for seat in seats:
         if seat == HUMAN and allow_humans:
             continue
-        if seat not in known:
+        if seat.split(":")[0] not in known:
             humans = f"'{HUMAN}' for a person, or " if allow_humans else ""
             raise InvalidOptions(f"unknown seat '{seat}': use {humans}one of {', '.join(known)}")
+        try:
+            read_bot_spec(game_name, seat)
+        except KeyError as error:
+            raise InvalidOptions(str(error.args[0])) from None
     return seats
 
 

@@ -12,7 +12,10 @@ __all__ = ["build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from spieltisch.cli import pickomino_cmds, play, replay, simulate
+    import spieltisch.cli.pickomino_cmds as pickomino_cmds
+    import spieltisch.cli.play as play
+    import spieltisch.cli.replay as replay
+    import spieltisch.cli.simulate as simulate
 
     parser = argparse.ArgumentParser(
         prog="spieltisch",

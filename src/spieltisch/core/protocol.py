@@ -128,7 +128,9 @@ class Game(ABC, Generic[S, A]):
         legal = self.legal_actions(state)
         if action not in legal:
             allowed = ", ".join(self.format_action(a) for a in legal) or "nothing (game over)"
-            raise IllegalAction(f"'{self.format_action(action)}' is not legal now; allowed: {allowed}")
+            raise IllegalAction(
+                f"'{self.format_action(action)}' is not legal now; allowed: {allowed}"
+            )
 
     def apply_all(self, state: S, actions: Sequence[A]) -> S:
         for action in actions:

@@ -34,7 +34,9 @@ def game_class(name: str) -> type[Game[Any, Any]]:
     try:
         return _GAMES[name]
     except KeyError:
-        raise KeyError(f"unknown game '{name}'; the games are: {', '.join(sorted(_GAMES))}") from None
+        raise KeyError(
+            f"unknown game '{name}'; the games are: {', '.join(sorted(_GAMES))}"
+        ) from None
 
 
 def make_game(name: str, options: Mapping[str, Any] | None = None) -> Game[Any, Any]:

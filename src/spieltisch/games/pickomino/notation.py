@@ -166,7 +166,11 @@ def state_from_json(game: Pickomino, data: Mapping[str, JsonValue]) -> Pickomino
     stacks = tuple(_int_list({"stack": s}, "stack") for s in stacks_raw)
     grill = _int_list(data, "grill")
     tiles = list(grill) + [t for stack in stacks for t in stack]
-    if len(set(tiles)) != len(tiles) or not set(tiles) <= set(TILES) or list(grill) != sorted(grill):
+    if (
+        len(set(tiles)) != len(tiles)
+        or not set(tiles) <= set(TILES)
+        or list(grill) != sorted(grill)
+    ):
         raise ValueError("tiles must be distinct numbers 21..36, the grill in ascending order")
     kept, rolled = _int_list(data, "kept"), _int_list(data, "rolled")
     _check_dice("kept", kept)
@@ -258,9 +262,7 @@ def render(game: Pickomino, state: PickominoState, names: Sequence[str] | None =
         return "\n".join([*lines, f"Game over: {winners} won"])
     kept = " ".join(dice_text(state.kept)) or "-"
     worm = "worm ✓" if state.has_worm else "no worm yet"
-    lines.append(
-        f"Set aside  {kept}   sum {state.total}, {worm}, {state.dice_left} dice left"
-    )
+    lines.append(f"Set aside  {kept}   sum {state.total}, {worm}, {state.dice_left} dice left")
     if state.phase is Phase.CHOOSE:
         lines.append(f"Roll       {' '.join(dice_text(state.rolled))}")
         lines.append(f"Choose     {faces_text(game.choosable_faces(state))}")

@@ -115,11 +115,7 @@ class Pickomino(Game[PickominoState, Action]):
     # --- the steps of a turn ---------------------------------------------------------------
     def _apply_roll(self, state: PickominoState, dice: Dice) -> PickominoState:
         counts = dice.counts
-        if (
-            len(counts) != NUM_FACES
-            or any(c < 0 for c in counts)
-            or sum(counts) != state.dice_left
-        ):
+        if len(counts) != NUM_FACES or any(c < 0 for c in counts) or sum(counts) != state.dice_left:
             raise IllegalAction(f"a roll must show exactly {state.dice_left} dice")
         rolled = replace(state, phase=Phase.CHOOSE, rolled=counts)
         if not self.choosable_faces(rolled):
@@ -228,9 +224,10 @@ class Pickomino(Game[PickominoState, Action]):
         options = notation.faces_text(self.choosable_faces(state))
         if not 0 <= face < NUM_FACES:
             return f"there is no such face; choose one of {options}"
+        name = notation.face_name(face)
         if state.kept[face]:
-            return f"you already set aside {notation.face_name(face)} this turn; choose one of {options}"
-        return f"the roll shows no {notation.face_name(face)}; choose one of {options}"
+            return f"you already set aside {name} this turn; choose one of {options}"
+        return f"the roll shows no {name}; choose one of {options}"
 
     def _claim_error(self, state: PickominoState, claim: Claim) -> str:
         if not state.has_worm:

@@ -33,16 +33,16 @@ __all__ = [
     "TurnOutcome",
     "TurnSolution",
     "TurnTable",
+    "action_odds",
     "best_action",
     "cached_solution",
+    "position_index",
     "solve_table",
     "solve_turn",
     "solve_values",
     "tile_odds",
-    "action_odds",
     "turn_outcome",
     "turn_structure",
-    "position_index",
 ]
 
 Floats = npt.NDArray[np.float64]
@@ -183,7 +183,9 @@ class TurnSolution:
     roll_value: Floats
     fail_chance: Floats | None = None  # chance that the turn fails from each position
     roll_fail_chance: Floats | None = None  # the same when rolling on from there
-    choices: tuple[Ints, ...] | None = field(default=None, repr=False)  # per group: (N, R) positions reached
+    choices: tuple[Ints, ...] | None = field(
+        default=None, repr=False
+    )  # per group: (N, R) positions reached
     seconds: float = 0.0
 
     @property
@@ -247,7 +249,7 @@ def solve_values(stop_values: Floats, fail_value: float, *, track: bool = False)
 def _stop_fails(stop_values: Floats, fail_value: float, worm: Ints) -> Floats:
     """1 where a stop takes no tile, per position; the fail slot is a certain failure."""
     fails = np.empty(SIZE + 1)
-    per_mask = (stop_values[:, worm].T <= fail_value).astype(np.float64)
+    per_mask = (fail_value >= stop_values[:, worm].T).astype(np.float64)
     fails[:SIZE] = np.broadcast_to(per_mask[:, None, :], (MASKS, LEVELS, SUMS)).reshape(-1)
     fails[FAIL_SLOT] = 1.0
     return fails
@@ -265,7 +267,7 @@ def _track_fails(
     count, width = group.children.shape
     rolls = best.shape[1]
     column = group.roll_picks.ravel()[best * rolls + np.arange(rolls)]
-    reached = group.children.ravel()[np.arange(count)[:, None] * width + column]
+    reached: Ints = group.children.ravel()[np.arange(count)[:, None] * width + column]
     rolled = fails[reached] @ group.roll_probs
     roll_fails[group.positions] = rolled
     fails[group.positions] = np.where(rolls_on, rolled, fails[group.positions])
@@ -360,16 +362,15 @@ def _final_mass(solution: TurnSolution) -> Floats:
             targets.append(reached.ravel())
             flows.append(((here * rolls)[:, None] * group.roll_probs[None, :]).ravel())
             mass[group.positions] = here * ~rolls
-        mass += np.bincount(
-            np.concatenate(targets), np.concatenate(flows), minlength=SIZE + 1
-        )
+        mass += np.bincount(np.concatenate(targets), np.concatenate(flows), minlength=SIZE + 1)
     return mass
 
 
 def _stop_here(solution: TurnSolution, positions: Ints) -> Floats:
     totals = positions % SUMS
     worms = (positions // (LEVELS * SUMS)) >> WORM & 1
-    return solution.stop_values[totals, worms]
+    stops: Floats = solution.stop_values[totals, worms]
+    return stops
 
 
 def turn_outcome(table: TurnTable) -> TurnOutcome:
@@ -491,7 +492,9 @@ def _solve_normalised(table: TurnTable) -> TurnSolution:
 
 def cached_solution(table: TurnTable) -> TurnSolution:
     """Solutions of recent tables (a pure function of the table, so safe to share)."""
-    normal = TurnTable(table.grill, table.own_top, tuple(sorted(table.other_tops)), table.steal_weight)
+    normal = TurnTable(
+        table.grill, table.own_top, tuple(sorted(table.other_tops)), table.steal_weight
+    )
     return _solve_normalised(normal)
 
 

@@ -156,5 +156,3 @@ def dice_outcomes(dice: int) -> tuple[tuple[Dice, Fraction], ...]:
             ways //= factorial(count)
         outcomes.append((Dice(counts), Fraction(ways, total)))
     return tuple(outcomes)
-
-
