@@ -1,0 +1,130 @@
+"""Game-specific statistics for simulations: one small hook per game, found by game name.
+
+A hook has two parts. `collect(game, states, actions)` runs in the worker once per finished game
+and returns that game's raw numbers: scalars or per-seat lists, which the simulator sums over all
+games. `summarize(totals, games)` turns the sums into the reported statistics; without it, every
+total is reported as its mean per game. A new game adds its hook here (or in its own module that
+calls `register_stats`), without touching the simulator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from spieltisch.core.protocol import Game, JsonValue
+from spieltisch.games.pickomino.state import PickominoState
+
+__all__ = [
+    "StatsHook",
+    "Totals",
+    "add_totals",
+    "mean_per_game",
+    "register_stats",
+    "stats_hook",
+]
+
+Number = int | float
+Totals = dict[str, Number | list[Number]]
+"""Raw numbers of one game, or their sums over many: scalars or per-seat lists."""
+
+Collect = Callable[[Game[Any, Any], Sequence[Any], Sequence[Any]], Totals]
+Summarize = Callable[[Totals, int], dict[str, JsonValue]]
+
+
+def mean_per_game(totals: Totals, games: int) -> dict[str, JsonValue]:
+    """Every total divided by the number of games (per-seat lists element by element)."""
+    return {
+        key: [v / games for v in value] if isinstance(value, list) else value / games
+        for key, value in totals.items()
+    }
+
+
+@dataclass(frozen=True)
+class StatsHook:
+    collect: Collect
+    summarize: Summarize = mean_per_game
+
+
+_HOOKS: dict[str, StatsHook] = {}
+
+
+def register_stats(game_name: str, collect: Collect, summarize: Summarize | None = None) -> None:
+    """Report `collect`'s numbers for every simulated game of `game_name`."""
+    _HOOKS[game_name] = StatsHook(collect, summarize or mean_per_game)
+
+
+def stats_hook(game_name: str) -> StatsHook | None:
+    return _HOOKS.get(game_name)
+
+
+def add_totals(totals: Totals, values: Mapping[str, Number | list[Number]]) -> None:
+    """Add one game's numbers to `totals` in place."""
+    for key, value in values.items():
+        old = totals.get(key)
+        if isinstance(value, list):
+            if old is None:
+                totals[key] = list(value)
+            elif isinstance(old, list) and len(old) == len(value):
+                totals[key] = [a + b for a, b in zip(old, value, strict=True)]
+            else:
+                raise ValueError(f"statistic '{key}' changed its shape between games")
+        elif old is None:
+            totals[key] = value
+        elif isinstance(old, list):
+            raise ValueError(f"statistic '{key}' changed its shape between games")
+        else:
+            totals[key] = old + value
+
+
+# --- Pickomino -------------------------------------------------------------------------------
+def pickomino_collect(
+    game: Game[Any, Any], states: Sequence[PickominoState], actions: Sequence[Any]
+) -> Totals:
+    """Per seat: worms at the end, turns, failed turns and steals.
+
+    A turn ends where the state's turn counter moves on (a stop, a take that ends the turn by
+    itself, or a roll with no choosable face). It failed unless the player's stack grew; it was
+    a steal if the stack grew while the grill kept all its tiles.
+    """
+    players = game.num_players
+    turns, failed, steals = [0] * players, [0] * players, [0] * players
+    before = states[0]
+    for after in states:
+        if after.turn != before.turn:
+            seat = before.seat
+            turns[seat] += 1
+            if len(after.stacks[seat]) <= len(before.stacks[seat]):
+                failed[seat] += 1
+            elif len(after.grill) == len(before.grill):
+                steals[seat] += 1
+        before = after
+    worms: list[Number] = list(game.scores(states[-1]))
+    return {"worms": worms, "turns": list(turns), "failed": list(failed), "steals": list(steals)}
+
+
+def _ratio(part: Number, whole: Number) -> float:
+    return part / whole if whole else 0.0
+
+
+def _per_seat(totals: Totals, key: str) -> list[Number]:
+    value = totals.get(key)
+    if not isinstance(value, list):
+        raise ValueError(f"statistic '{key}' must be a per-seat list")
+    return value
+
+
+def pickomino_summarize(totals: Totals, games: int) -> dict[str, JsonValue]:
+    worms, turns = _per_seat(totals, "worms"), _per_seat(totals, "turns")
+    failed, steals = _per_seat(totals, "failed"), _per_seat(totals, "steals")
+    return {
+        "mean_worms": [w / games for w in worms],
+        "fail_rate": _ratio(sum(failed), sum(turns)),
+        "fail_rate_by_seat": [_ratio(f, t) for f, t in zip(failed, turns, strict=True)],
+        "steals_per_game": sum(steals) / games,
+        "steals_per_game_by_seat": [s / games for s in steals],
+    }
+
+
+register_stats("pickomino", pickomino_collect, pickomino_summarize)
