@@ -297,6 +297,7 @@ def test_seat_names() -> None:
     assert seat_names(["you", "greedy"]) == ["You", "greedy"]
     assert seat_names(["greedy", "you", "greedy"]) == ["greedy 1", "You", "greedy 2"]
     assert seat_names(["you", "you"]) == ["Player 1", "Player 2"]
+    assert seat_names(["optimal:steal_weight=0.5", "optimal"]) == ["optimal 1", "optimal 2"]
     assert seat_names(["you", "greedy"], "Ann, Bob") == ["Ann", "Bob"]
     with pytest.raises(InvalidOptions, match="different"):
         seat_names(["you", "you"], "Ann,Ann")

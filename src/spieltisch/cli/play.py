@@ -77,13 +77,14 @@ def seat_names(seats: Sequence[str], names: str | None = None) -> list[str]:
         if len(set(given)) != len(given):
             raise InvalidOptions("--names must all be different")
         return given
+    bases = [kind.split(":")[0] for kind in seats]  # a bot spec may carry parameters
     result = []
-    for seat, kind in enumerate(seats):
-        same = [s for s, k in enumerate(seats) if k == kind]
-        if kind == HUMAN:
+    for seat, base in enumerate(bases):
+        same = [s for s, b in enumerate(bases) if b == base]
+        if base == HUMAN:
             result.append(YOU if len(same) == 1 else f"Player {same.index(seat) + 1}")
         else:
-            result.append(kind if len(same) == 1 else f"{kind} {same.index(seat) + 1}")
+            result.append(base if len(same) == 1 else f"{base} {same.index(seat) + 1}")
     return result
 
 
