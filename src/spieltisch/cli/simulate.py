@@ -36,7 +36,7 @@ def add_parser(commands: Any) -> None:
         help="play many bot games and report win rates",
         description=(
             "Play many seeded games between bots and report each seat's win rate (a shared win "
-            "counts 1/k to each of k winners; 95%% Wilson interval) and game statistics. The same "
+            "counts 1/k to each of k winners; 95% Wilson interval) and game statistics. The same "
             "arguments give the same results, whatever --jobs is."
         ),
     )
