@@ -148,11 +148,10 @@ def test_failing_stop_asks_for_confirmation() -> None:
     start = position(kept="w", stacks=((25,), ()))
     table.state = start
     assert table.play() == 0
-    warning = next(line for line in script.out if "stopping now fails" in line)
-    assert warning.strip() == (
-        "stopping now fails (no tile for 5): 25 back to the grill, 36 turned down. "
-        "Type 'stop!' or 'yes' to stop anyway, or 'roll'."
+    warning = script.out.index(
+        "  stopping now fails (no tile for 5): 25 back to the grill, 36 turned down."
     )
+    assert script.out[warning + 1] == "  Type 'stop!' or 'yes' to stop anyway, or 'roll'."
     assert "You fail (no tile for 5): 25 back to the grill, 36 turned down" in script.out
     assert table.record.actions[0] == "stop"
     assert script.prompts[0] == "roll or stop (fails) > "
@@ -189,7 +188,7 @@ def test_help_board_and_odds() -> None:
     assert "  roll          roll the dice that are left" in script.out
     assert "  quit          leave the game (you may save it)" in script.out
     assert sum(line.startswith("Grill ") for line in script.out) == 2
-    odds = [line for line in script.out if "worms" in line and "fails" in line]
+    odds = [line for line in script.out if "worms expected" in line and "% to fail" in line]
     assert odds or "odds are not available" in script.text
 
 
@@ -218,7 +217,8 @@ def test_quit_offers_to_save(tmp_path: Path) -> None:
     assert target.exists()
     states = replay_states(load_record(target))
     assert states[-1] == table.state
-    assert f"Saved to {target}; replay it with: spieltisch replay {target}" in script.out
+    assert f"Saved to {target}." in script.out
+    assert f"Replay it with: spieltisch replay {target}" in script.out
 
 
 def test_ctrl_c_saves_and_exits_130(tmp_path: Path) -> None:

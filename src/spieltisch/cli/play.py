@@ -236,8 +236,8 @@ class PlaySession:
             self.write(f"  {error}", "red")
             return None, False
         warning = None if force else self.presenter.warning(self.state, action)
-        if warning:
-            self.write(f"  {warning}", "yellow")
+        for part in (warning or "").splitlines():
+            self.write(f"  {part}", "yellow")
         return action, bool(warning)
 
     def show_help(self) -> None:
@@ -270,7 +270,7 @@ class PlaySession:
         for line in self.presenter.result_lines(self.state):
             self.write(line)
         if self.save_path is not None:
-            self.write(f"Saved to {self.save_path} (spieltisch replay {self.save_path})", "dim")
+            self._saved_lines()
 
     def quit(self) -> int:
         if self.save_path is None:
@@ -286,10 +286,12 @@ class PlaySession:
 
     def _goodbye(self) -> None:
         if self.save_path is not None and not self._save_failed:
-            self.write(
-                f"Saved to {self.save_path}; replay it with: spieltisch replay {self.save_path}"
-            )
+            self._saved_lines()
         self.write("Bye.")
+
+    def _saved_lines(self) -> None:
+        self.write(f"Saved to {self.save_path}.")
+        self.write(f"Replay it with: spieltisch replay {self.save_path}", "dim")
 
     def _autosave(self) -> None:
         if self.save_path is None:

@@ -235,7 +235,7 @@ class PickominoPresenter(Presenter):
         cost = self.outcome(state, action, after).split(": ", 1)[1]
         reason = self._fail_reason(state, action)
         return (
-            f"stopping now fails ({reason}): {cost}. "
+            f"stopping now fails ({reason}): {cost}.\n"
             "Type 'stop!' or 'yes' to stop anyway, or 'roll'."
         )
 
@@ -250,13 +250,13 @@ class PickominoPresenter(Presenter):
         if not odds:
             raise OddsUnavailableError("there are no choices to weigh now")
         best = max(o.expected_worms for o in odds)
-        lines = ["With the best play from here (expected worms this turn, chance the turn fails):"]
+        lines = ["Odds with the best play from here:"]
         for entry in odds:
             mark = "  ← best" if entry.expected_worms == best else ""
             label = self._odds_label(state, entry.action)
             lines.append(
-                f"  {label:<18} {entry.expected_worms:>5.2f} worms   "
-                f"fails {100 * entry.p_fail:>5.1f}%{mark}"
+                f"  {label:<16} {entry.expected_worms:>5.2f} worms expected "
+                f"{100 * entry.p_fail:>5.1f}% to fail{mark}"
             )
         return lines
 
