@@ -8,7 +8,11 @@ added up in game order, so `jobs` never changes a result, not even in the last d
 
 Win rates count a shared win as 1/k to each of the k winners. Their 95% confidence interval is
 the Wilson score interval with these fractional wins as successes (conservative for shared
-wins, which vary less than a win-or-lose game).
+wins, which vary less than a win-or-lose game). `mean_turns` counts a turn as a run of
+decisions by one seat; chance outcomes in between do not end it.
+
+Each process makes its bots once and reseeds their generators before every game, as `make_bot`
+would seed new ones; so a bot may keep caches between games, but no other memory of them.
 """
 
 from __future__ import annotations
