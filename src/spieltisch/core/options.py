@@ -41,7 +41,7 @@ def read_int(value: Any) -> int:
         raise ValueError("expected a whole number")
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and value.strip().removeprefix("-").isdecimal():
         return int(value)
     raise ValueError("expected a whole number")
 
