@@ -319,3 +319,63 @@ def test_colours_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not colour_wanted(Tty())  # type: ignore[arg-type]
     assert Style(False)("text", "red") == "text"
     assert Style(True)("text", "red") == "\033[31mtext\033[0m"
+
+
+# --- resuming --------------------------------------------------------------------------------
+def greedy_person(save: Path, answers: int | None = None) -> Callable[[str], str]:
+    """A person who plays like the greedy bot, reading the position from the save file."""
+    left = [answers]
+
+    def answer(prompt: str) -> str:
+        if left[0] is not None:
+            if left[0] == 0:
+                raise EOFError
+            left[0] -= 1
+        record = load_record(save)
+        game = make_game(record.game, record.options)
+        state = replay(record)
+        return str(game.format_action(make_bot(game, "greedy").choose(state)))
+
+    return answer
+
+
+def test_a_resumed_game_goes_on_as_it_would_have(tmp_path: Path) -> None:
+    full, cut = tmp_path / "full.json", tmp_path / "cut.json"
+    seats = ("--seats", "you,random,greedy", "--seed", "13", "--fast")
+    script = Script(greedy_person(full))
+    assert play.run(parse("pickomino", *seats, "--save", str(full)), script.console) == 0
+    assert "Final scores" in script.out
+
+    first = Script(greedy_person(cut, answers=6))
+    assert play.run(parse("pickomino", *seats, "--save", str(cut)), first.console) == 0
+    assert "Input ended: the game is left unfinished." in first.text
+    assert len(load_record(cut).actions) < len(load_record(full).actions)
+
+    second = Script(greedy_person(cut))
+    assert play.run(parse("--resume", str(cut), "--fast"), second.console) == 0
+    assert second.out[1].startswith("Resuming after ")
+    assert "Final scores" in second.out
+    assert load_record(cut).actions == load_record(full).actions
+    assert load_record(cut).players == ("You", "random", "greedy")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ([], "name the game to play (pickomino), or --resume a saved one"),
+        (["--resume", "{path}", "--option", "short_game=true"], "keeps its options and seed"),
+        (["chess", "--resume", "{path}"], "holds a game of pickomino, not chess"),
+        (["--resume", "{path}", "--seats", "you,greedy,greedy"], "has 2 seats, not 3"),
+        (["--resume", "{missing}"], "cannot read game record"),
+    ],
+)
+def test_bad_resume_arguments(
+    tmp_path: Path, argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "saved.json"
+    setup = parse("pickomino", "--seats", "greedy,greedy", "--fast", "--save", str(path))
+    assert play.run(setup, Script(lines([])).console) == 0
+    argv = [a.format(path=path, missing=tmp_path / "none.json") for a in argv]
+    capsys.readouterr()
+    assert play.run(parse(*argv), Script(lines([])).console) == 2
+    assert message in capsys.readouterr().err

@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from spieltisch.bots.base import Bot, make_bot
 from spieltisch.cli.common import (
@@ -23,10 +24,10 @@ from spieltisch.cli.common import (
 )
 from spieltisch.cli.present import YOU, LogLine, OddsUnavailableError, presenter_for
 from spieltisch.cli.terminal import Console, terminal_console
-from spieltisch.core.errors import InvalidOptions
+from spieltisch.core.errors import InvalidOptions, RecordError
 from spieltisch.core.protocol import CHANCE, Game
-from spieltisch.core.record import GameRecord, save_record
-from spieltisch.core.registry import game_class, game_names
+from spieltisch.core.record import GameRecord, load_record, replay_states, save_record
+from spieltisch.core.registry import game_class, game_names, make_game
 
 __all__ = ["PlaySession", "add_parser", "bot_seeds", "run", "seat_names"]
 
@@ -36,6 +37,7 @@ _QUIT = ("quit", "q", "exit")
 _BOARD = ("board", "b")
 _YES = ("yes", "y")
 _TONES = {"good": ("green",), "bad": ("red",), "": ()}
+DEFAULT_SEATS = f"{HUMAN},greedy"
 
 
 def add_parser(commands: Any) -> None:
@@ -46,12 +48,11 @@ def add_parser(commands: Any) -> None:
         description="Play in the terminal: any mix of people ('you') and bots. "
         "Type 'help' during the game for the commands.",
     )
-    parser.add_argument("game", help=f"the game to play: {', '.join(game_names())}")
+    parser.add_argument("game", nargs="?", help=f"the game to play: {', '.join(game_names())}")
     parser.add_argument(
         "--seats",
-        default=f"{HUMAN},greedy",
         help="comma-separated seats in playing order: 'you' for a person (several for "
-        "hot-seat) or a bot name, e.g. you,optimal,greedy (default: %(default)s)",
+        f"hot-seat) or a bot name, e.g. you,optimal,greedy (default: {DEFAULT_SEATS})",
     )
     parser.add_argument("--names", help="comma-separated names for the seats, e.g. Ann,Bob")
     parser.add_argument(
@@ -63,6 +64,12 @@ def add_parser(commands: Any) -> None:
         type=Path,
         metavar="FILE",
         help="write the game record to FILE after every move (replay it with 'spieltisch replay')",
+    )
+    parser.add_argument(
+        "--resume",
+        type=Path,
+        metavar="FILE",
+        help="go on with a saved game (and keep saving to FILE unless --save says otherwise)",
     )
     add_option_argument(parser)
     parser.set_defaults(run=run)
@@ -125,8 +132,23 @@ class PlaySession:
         self.record = GameRecord(
             game.name, game.options_json(), game.rules_version, (), seed, tuple(names), meta
         )
+        self.resumed: int | None = None  # moves already played when resuming a record
         self._shown: Any = None  # the state last drawn on the board
         self._save_failed = False
+
+    def resume(self, record: GameRecord, states: Sequence[Any]) -> None:
+        """Continue `record` (its `states` replayed): the dice and the bots' generators are
+        advanced through the recorded moves, so the game goes on as it would have."""
+        for before in states[:-1]:
+            mover = self.game.to_move(before)
+            if mover == CHANCE:
+                self.game.sample_chance(before, self.dice)
+            elif mover in self.bots:
+                self.bots[mover].choose(before)
+        self.state = states[-1]
+        meta = {**record.meta, "seats": self.seats}
+        self.record = replace(record, players=tuple(self.names), meta=meta)
+        self.resumed = len(record.actions)
 
     # --- output -------------------------------------------------------------------------
     def write(self, text: str = "", *styles: str) -> None:
@@ -160,7 +182,12 @@ class PlaySession:
             for name, kind in zip(self.names, self.seats, strict=True)
         )
         self.write(f"{self.game.title} · {seats}", "bold")
-        self.write(f"Seed {self.seed} (play the same dice again with --seed {self.seed})", "dim")
+        if self.resumed is not None:
+            self.write(f"Resuming after {self.resumed} moves", "dim")
+        else:
+            self.write(
+                f"Seed {self.seed} (play the same dice again with --seed {self.seed})", "dim"
+            )
         if self.save_path is not None:
             self.write(f"Saving every move to {self.save_path}", "dim")
         if HUMAN in self.seats:
@@ -305,31 +332,83 @@ class PlaySession:
             self._save_failed = True
 
 
+class _Table(NamedTuple):
+    game: Game[Any, Any]
+    seats: list[str]
+    names: list[str]
+    seed: int
+    record: GameRecord | None = None
+    states: list[Any] | None = None
+
+
+def _random_seed() -> int:
+    return random.SystemRandom().randrange(1_000_000)
+
+
+def _checked_seats(text: str, cls: type[Game[Any, Any]]) -> list[str]:
+    seats = parse_seats(text, cls.name, allow_humans=True)
+    if not cls.min_players <= len(seats) <= cls.max_players:
+        raise InvalidOptions(
+            f"{cls.title} needs {cls.min_players} to {cls.max_players} seats, "
+            f"--seats gives {len(seats)}"
+        )
+    return seats
+
+
+def _new_table(args: argparse.Namespace) -> _Table:
+    if not args.game:
+        raise InvalidOptions(
+            f"name the game to play ({', '.join(game_names())}), or --resume a saved one"
+        )
+    cls = game_class(args.game)
+    seats = _checked_seats(args.seats or DEFAULT_SEATS, cls)
+    names = seat_names(seats, args.names)
+    game = game_from_args(args.game, seats, args.option)
+    seed = args.seed if args.seed is not None else _random_seed()
+    return _Table(game, seats, names, seed)
+
+
+def _resumed_table(args: argparse.Namespace) -> _Table:
+    record = load_record(args.resume)
+    states = replay_states(record)  # checks the game, its rules and every move
+    game = make_game(record.game, record.options)
+    if args.game not in (None, record.game):
+        raise InvalidOptions(f"{args.resume} holds a game of {record.game}, not {args.game}")
+    if args.option or args.seed is not None:
+        raise InvalidOptions("a resumed game keeps its options and seed")
+    recorded = record.meta.get("seats")
+    text = args.seats or (",".join(recorded) if isinstance(recorded, list) else None)
+    if not text:
+        raise InvalidOptions(f"{args.resume} does not say who sits where: give --seats")
+    seats = _checked_seats(text, type(game))
+    if len(seats) != game.num_players:
+        raise InvalidOptions(f"the saved game has {game.num_players} seats, not {len(seats)}")
+    names = seat_names(seats, args.names)
+    if not args.names and len(set(record.players)) == len(record.players) == len(seats):
+        names = list(record.players)
+    seed = record.seed if record.seed is not None else _random_seed()
+    return _Table(game, seats, names, seed, record, states)
+
+
 def run(args: argparse.Namespace, console: Console | None = None) -> int:
     """Set the table up from the arguments and play; errors in them exit with status 2."""
     try:
-        cls = game_class(args.game)
-        seats = parse_seats(args.seats, args.game, allow_humans=True)
-        if not cls.min_players <= len(seats) <= cls.max_players:
-            raise InvalidOptions(
-                f"{cls.title} needs {cls.min_players} to {cls.max_players} seats, "
-                f"--seats gives {len(seats)}"
-            )
-        names = seat_names(seats, args.names)
-        game = game_from_args(args.game, seats, args.option)
+        table = _resumed_table(args) if args.resume else _new_table(args)
     except KeyError as error:
         return fail(str(error.args[0]))
-    except InvalidOptions as error:
+    except (InvalidOptions, RecordError) as error:
         return fail(str(error))
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     if console is None:
         console = terminal_console(fast=args.fast)
     elif args.fast:
         console.pace = 0
-    session = PlaySession(game, seats, names, console, seed, args.save)
-    if args.save is not None:
+    save = args.save if args.save is not None else args.resume
+    session = PlaySession(table.game, table.seats, table.names, console, table.seed, save)
+    if table.record is not None and table.states is not None:
+        session.resume(table.record, table.states)
+    if save is not None:
         try:
-            save_record(session.record, args.save)
+            save_record(session.record, save)
         except OSError as error:
-            return fail(f"cannot save to {args.save}: {error}")
+            return fail(f"cannot save to {save}: {error}")
     return session.play()
