@@ -111,6 +111,7 @@ def test_scripted_person_plays_a_whole_game_against_bots(tmp_path: Path) -> None
     assert record.seed == 11
     assert record.meta["seats"] == ["you", "greedy", "greedy"]
     assert script.sleeps == []
+    assert script.out[-1] == f"Replay it with: spieltisch replay {save}"
 
 
 def test_typo_changes_nothing_and_explains() -> None:
@@ -218,7 +219,7 @@ def test_quit_offers_to_save(tmp_path: Path) -> None:
     states = replay_states(load_record(target))
     assert states[-1] == table.state
     assert f"Saved to {target}." in script.out
-    assert f"Replay it with: spieltisch replay {target}" in script.out
+    assert f"Go on later with: spieltisch play --resume {target}" in script.out
 
 
 def test_ctrl_c_saves_and_exits_130(tmp_path: Path) -> None:

@@ -318,7 +318,10 @@ class PlaySession:
 
     def _saved_lines(self) -> None:
         self.write(f"Saved to {self.save_path}.")
-        self.write(f"Replay it with: spieltisch replay {self.save_path}", "dim")
+        if self.game.is_over(self.state):
+            self.write(f"Replay it with: spieltisch replay {self.save_path}", "dim")
+        else:
+            self.write(f"Go on later with: spieltisch play --resume {self.save_path}", "dim")
 
     def _autosave(self) -> None:
         if self.save_path is None:
