@@ -10,7 +10,7 @@ import pytest
 
 from spieltisch.core import IllegalAction, game_class, game_names, sample_exact
 from spieltisch.core.options import describe_options, int_between, read_int, start_seat_value
-from spieltisch.games.pickomino import Phase, Pickomino, PickominoOptions
+from spieltisch.games.pickomino import ROLL, Phase, Pickomino, PickominoOptions
 from spieltisch.games.pickomino.state import dice_outcomes
 
 
@@ -124,3 +124,22 @@ def test_the_registry_finds_games_by_name() -> None:
 def test_an_unknown_game_names_the_known_ones() -> None:
     with pytest.raises(KeyError, match=r"unknown game 'go'; the games are: .*pickomino"):
         game_class("go")
+
+
+# --- protocol helpers --------------------------------------------------------------------
+def test_check_legal_names_the_allowed_actions() -> None:
+    game = Pickomino()
+    state = game.apply(game.new_state(), game.parse_action(game.new_state(), "=44445www"))
+    game.check_legal(state, game.parse_action(state, "w"))
+    with pytest.raises(IllegalAction, match="'roll' is not legal now; allowed: take 4, take 5"):
+        game.check_legal(state, ROLL)
+
+
+def test_apply_all_is_a_fold_of_apply() -> None:
+    game = Pickomino()
+    start = game.new_state()
+    first = game.parse_action(start, "=44445www")
+    after_roll = game.apply(start, first)
+    second = game.parse_action(after_roll, "take w")
+    assert game.apply_all(start, [first, second]) == game.apply(after_roll, second)
+    assert game.apply_all(start, []) == start

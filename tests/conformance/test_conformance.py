@@ -2,7 +2,8 @@
 
 A new game is covered as soon as it is registered. Options: every game is played with its
 defaults and, when its player count can vary, with `players` at the minimum and maximum
-(the shared option name); `EXTRA_OPTIONS` adds game-specific variants.
+(the shared option name); `EXTRA_OPTIONS` adds game-specific variants. Views carry the
+viewer's legal actions as text under "legal_actions" (empty unless the viewer is to move).
 """
 
 from __future__ import annotations
