@@ -143,7 +143,7 @@ def test_outcome_probabilities_sum_to_one_and_agree_with_the_value() -> None:
     )
     value -= outcome.p_fail * worms(33)
     assert value == pytest.approx(outcome.expected, abs=1e-12)
-    assert solve_table(table, track=True).p_fail == pytest.approx(outcome.p_fail, abs=1e-12)
+    assert solve_table(table, fails=True).p_fail == pytest.approx(outcome.p_fail, abs=1e-12)
 
 
 def test_stop_values_below_failing_are_rejected_by_the_model() -> None:

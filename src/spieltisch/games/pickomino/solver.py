@@ -136,18 +136,23 @@ def _free_faces() -> Ints:
     return np.argsort(used, axis=1, kind="stable").astype(np.intp)
 
 
+# Index step from a position to its child when k dice of face f are set aside:
+# the face joins the mask, k dice leave the hand and k times the face's value joins the sum.
+_STEP = (1 << np.arange(NUM_FACES))[:, None] * LEVELS * SUMS + np.arange(LEVELS)[None, :] * (
+    _VALUES[:, None] - SUMS
+)
+
+
 def _group(
     dice: int, free: int, masks: Ints, sums: Ints, table: _CountTable, faces: Ints
 ) -> _Group:
-    face = faces[masks, :free][:, :, None]  # (N, free, 1)
-    k = np.arange(dice + 1)[None, None, :]  # (1, 1, dice + 1)
-    child_mask = masks[:, None, None] | (1 << face)
-    child = ((child_mask * LEVELS + dice - k) * SUMS) + sums[:, None, None] + k * _VALUES[face]
-    child = np.where(k == 0, FAIL_SLOT, child).reshape(len(masks), -1)
+    positions = (masks * LEVELS + dice) * SUMS + sums
+    steps = _STEP[faces[masks, :free], : dice + 1]  # (N, free, dice + 1)
+    child = positions[:, None, None] + steps
+    child[:, :, 0] = FAIL_SLOT  # no die of that face: it is not on offer
     rolls, probs = _roll_table(table, dice, free)
     picks = (np.arange(free) * (dice + 1) + rolls).T.copy()
-    positions = (masks * LEVELS + dice) * SUMS + sums
-    return _Group(dice, positions, child, picks, probs)
+    return _Group(dice, positions, child.reshape(len(masks), -1), picks, probs)
 
 
 @cache
@@ -196,7 +201,7 @@ class TurnSolution:
     @property
     def p_fail(self) -> float:
         if self.fail_chance is None:
-            raise ValueError("solve with track=True to know the chance of failing")
+            raise ValueError("solve with fails=True to know the chance of failing")
         return float(self.fail_chance[position_index(0, DICE, 0)])
 
     def rolls_on(self, mask: int, dice_left: int, total: int) -> bool:
@@ -208,11 +213,14 @@ class TurnSolution:
         return bool(self.roll_value[i] > self.stop_values[total, worm])
 
 
-def solve_values(stop_values: Floats, fail_value: float, *, track: bool = False) -> TurnSolution:
+def solve_values(
+    stop_values: Floats, fail_value: float, *, policy: bool = False, fails: bool = False
+) -> TurnSolution:
     """Solve one turn for stop values per (sum, worm) and the value of a failed turn.
 
     Every stop value must be at least `fail_value` (stopping is never worse than failing).
-    With `track`, also the chance of failing and the best face for every roll.
+    With `policy`, also the position each roll leads to under the optimal policy; with
+    `fails`, also the chance of failing from every position.
     """
     started = time.perf_counter()
     structure = turn_structure()
@@ -222,8 +230,8 @@ def solve_values(stop_values: Floats, fail_value: float, *, track: bool = False)
     value[:SIZE] = np.broadcast_to(stop_here[:, None, :], (MASKS, LEVELS, SUMS)).reshape(-1)
     value[FAIL_SLOT] = fail_value
     roll_value = np.full(SIZE, -np.inf)
-    fails = _stop_fails(stop_values, fail_value, worm) if track else None
-    roll_fails = np.zeros(SIZE) if track else None
+    fail_chance = _stop_fails(stop_values, fail_value, worm) if fails else None
+    roll_fails = np.zeros(SIZE) if fails else None
     choices = []
     for group in structure.groups:
         offered = value[group.children][:, group.roll_picks]  # (N, free, R)
@@ -231,18 +239,23 @@ def solve_values(stop_values: Floats, fail_value: float, *, track: bool = False)
         roll_value[group.positions] = rolled
         stop = value[group.positions]
         value[group.positions] = np.maximum(stop, rolled)
-        if fails is not None and roll_fails is not None:
-            choices.append(_track_fails(group, offered, fails, roll_fails, rolled > stop))
-    seconds = time.perf_counter() - started
+        if policy or fails:
+            reached = _reached(group, offered)
+            choices.append(reached)
+        if fail_chance is not None and roll_fails is not None:
+            rolled_fails = fail_chance[reached] @ group.roll_probs
+            roll_fails[group.positions] = rolled_fails
+            here = fail_chance[group.positions]
+            fail_chance[group.positions] = np.where(rolled > stop, rolled_fails, here)
     return TurnSolution(
         stop_values,
         fail_value,
         value,
         roll_value,
-        None if fails is None else fails[:SIZE],
+        None if fail_chance is None else fail_chance[:SIZE],
         roll_fails,
-        tuple(choices) if fails is not None else None,
-        seconds,
+        tuple(choices) if choices else None,
+        time.perf_counter() - started,
     )
 
 
@@ -255,22 +268,13 @@ def _stop_fails(stop_values: Floats, fail_value: float, worm: Ints) -> Floats:
     return fails
 
 
-def _track_fails(
-    group: _Group,
-    offered: Floats,
-    fails: Floats,
-    roll_fails: Floats,
-    rolls_on: npt.NDArray[np.bool_],
-) -> Ints:
-    """Chance of failing under the policy; returns the position each roll leads to."""
+def _reached(group: _Group, offered: Floats) -> Ints:
+    """The position each roll leads to when the first best free face is set aside."""
     best = offered.argmax(axis=1)  # (N, R): the first best free face, as the bots choose
     count, width = group.children.shape
     rolls = best.shape[1]
     column = group.roll_picks.ravel()[best * rolls + np.arange(rolls)]
     reached: Ints = group.children.ravel()[np.arange(count)[:, None] * width + column]
-    rolled = fails[reached] @ group.roll_probs
-    roll_fails[group.positions] = rolled
-    fails[group.positions] = np.where(rolls_on, rolled, fails[group.positions])
     return reached
 
 
@@ -330,8 +334,8 @@ class TurnTable:
         return values
 
 
-def solve_table(table: TurnTable, *, track: bool = False) -> TurnSolution:
-    return solve_values(table.stop_values(), table.fail_value, track=track)
+def solve_table(table: TurnTable, *, policy: bool = False, fails: bool = False) -> TurnSolution:
+    return solve_values(table.stop_values(), table.fail_value, policy=policy, fails=fails)
 
 
 # --- the outcome of a turn under the optimal policy -------------------------------------------
@@ -346,7 +350,7 @@ class TurnOutcome:
 def _final_mass(solution: TurnSolution) -> Floats:
     """Chance that the turn stops at each position (the fail slot: a roll with no free face)."""
     if solution.choices is None:
-        raise ValueError("solve with track=True to follow the policy forward")
+        raise ValueError("solve with policy=True to follow the policy forward")
     groups = turn_structure().groups
     mass = np.zeros(SIZE + 1)
     root = position_index(0, DICE, 0)
@@ -376,14 +380,14 @@ def _stop_here(solution: TurnSolution, positions: Ints) -> Floats:
 def turn_outcome(table: TurnTable) -> TurnOutcome:
     """Expected value, chance of failing and chance of each tile, timed from scratch."""
     started = time.perf_counter()
-    solution = solve_table(table, track=True)
+    solution = solve_table(table, policy=True)
     mass = _final_mass(solution)
     tile_of = np.zeros((SUMS, 2), dtype=np.intp)  # 0: the stop fails
     for total in range(SUMS):
         tile_of[total, 1] = table.claim(total)[1] or 0
-    positions = np.arange(SIZE)
-    stops = tile_of[positions % SUMS, (positions // (LEVELS * SUMS)) >> WORM & 1]
-    by_tile = np.bincount(stops, weights=mass[:SIZE], minlength=TILES[-1] + 1)
+    ends = np.flatnonzero(mass[:SIZE])
+    stops = tile_of[ends % SUMS, (ends // (LEVELS * SUMS)) >> WORM & 1]
+    by_tile = np.bincount(stops, weights=mass[ends], minlength=TILES[-1] + 1)
     p_tile = {tile: float(by_tile[tile]) for tile in TILES if by_tile[tile] > 0}
     p_fail = float(by_tile[0] + mass[FAIL_SLOT])
     return TurnOutcome(solution.expected, p_fail, p_tile, time.perf_counter() - started)
@@ -449,9 +453,9 @@ def best_action(game: Pickomino, state: PickominoState, table: TurnTable) -> Act
 
 def action_odds(game: Pickomino, state: PickominoState, table: TurnTable) -> list[ActionOdds]:
     """Every legal action with its expected worms and chance of failing the turn."""
-    solution = solve_table(table, track=True)
+    solution = solve_table(table, fails=True)
     fails, roll_fails = solution.fail_chance, solution.roll_fail_chance
-    assert fails is not None and roll_fails is not None  # solved with track=True
+    assert fails is not None and roll_fails is not None  # solved with fails=True
     odds = []
     for action, value, position in action_values(game, state, table, solution):
         if position is None:
