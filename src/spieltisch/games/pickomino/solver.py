@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -33,9 +33,11 @@ __all__ = [
     "TurnOutcome",
     "TurnSolution",
     "TurnTable",
+    "Valuation",
     "action_odds",
     "best_action",
     "cached_solution",
+    "choose_action",
     "position_index",
     "solve_table",
     "solve_turn",
@@ -53,7 +55,7 @@ ALL_FACES = MASKS - 1
 SUMS = DICE * max(FACE_VALUES) + 1  # 0..40
 LEVELS = DICE + 1  # dice left 0..8
 SIZE = MASKS * LEVELS * SUMS
-FAIL_SLOT = SIZE  # extra slot of the value arrays: "no face left, the turn fails"
+EXTRA_SLOT = SIZE  # values: a face the roll does not show (-inf); masses: failed rolls
 _VALUES = np.array(FACE_VALUES, dtype=np.intp)
 
 
@@ -70,7 +72,8 @@ class _Group:
     positions: Ints  # (N,) flat position indices
     children: Ints  # (N, free * (dice + 1)) child index per (free face j, count k), k=0 fails
     roll_picks: Ints  # (free, R) column of `children` that each roll offers per free face
-    roll_probs: Floats  # (R,) probability of each roll
+    roll_probs: Floats  # (R,) probability of each roll showing a free face
+    fail_prob: float  # probability that no die shows a free face: the turn fails
 
 
 @dataclass(frozen=True)
@@ -119,10 +122,10 @@ def _roll_table(table: _CountTable, dice: int, free: int) -> tuple[Ints, Floats]
     """Rolls of `dice` dice seen through `free` faces: their counts and probabilities.
 
     The dice showing a used face are pooled in one bucket, which each die falls in with
-    probability (6 - free) / 6.
+    probability (6 - free) / 6. The roll showing no free face at all is left out.
     """
     fits = table.totals == dice if free == NUM_FACES else table.totals <= dice
-    keep = fits & (table.width <= free)
+    keep = fits & (table.width <= free) & (table.totals > 0)
     rest = dice - table.totals[keep]
     ways = _FACTORIAL[dice] / table.ways[keep] / _FACTORIAL[rest]
     other = (NUM_FACES - free) / NUM_FACES
@@ -149,10 +152,11 @@ def _group(
     positions = (masks * LEVELS + dice) * SUMS + sums
     steps = _STEP[faces[masks, :free], : dice + 1]  # (N, free, dice + 1)
     child = positions[:, None, None] + steps
-    child[:, :, 0] = FAIL_SLOT  # no die of that face: it is not on offer
+    child[:, :, 0] = EXTRA_SLOT  # no die of that face: it is not on offer
     rolls, probs = _roll_table(table, dice, free)
     picks = (np.arange(free) * (dice + 1) + rolls).T.copy()
-    return _Group(dice, positions, child.reshape(len(masks), -1), picks, probs)
+    fail = ((NUM_FACES - free) / NUM_FACES) ** dice
+    return _Group(dice, positions, child.reshape(len(masks), -1), picks, probs, fail)
 
 
 @cache
@@ -218,7 +222,6 @@ def solve_values(
 ) -> TurnSolution:
     """Solve one turn for stop values per (sum, worm) and the value of a failed turn.
 
-    Every stop value must be at least `fail_value` (stopping is never worse than failing).
     With `policy`, also the position each roll leads to under the optimal policy; with
     `fails`, also the chance of failing from every position.
     """
@@ -228,14 +231,14 @@ def solve_values(
     stop_here = stop_values[:, worm].T  # (MASKS, SUMS)
     value = np.empty(SIZE + 1)
     value[:SIZE] = np.broadcast_to(stop_here[:, None, :], (MASKS, LEVELS, SUMS)).reshape(-1)
-    value[FAIL_SLOT] = fail_value
+    value[EXTRA_SLOT] = -np.inf
     roll_value = np.full(SIZE, -np.inf)
     fail_chance = _stop_fails(stop_values, fail_value, worm) if fails else None
     roll_fails = np.zeros(SIZE) if fails else None
     choices = []
     for group in structure.groups:
         offered = value[group.children][:, group.roll_picks]  # (N, free, R)
-        rolled = offered.max(axis=1) @ group.roll_probs
+        rolled = offered.max(axis=1) @ group.roll_probs + group.fail_prob * fail_value
         roll_value[group.positions] = rolled
         stop = value[group.positions]
         value[group.positions] = np.maximum(stop, rolled)
@@ -243,7 +246,7 @@ def solve_values(
             reached = _reached(group, offered)
             choices.append(reached)
         if fail_chance is not None and roll_fails is not None:
-            rolled_fails = fail_chance[reached] @ group.roll_probs
+            rolled_fails = fail_chance[reached] @ group.roll_probs + group.fail_prob
             roll_fails[group.positions] = rolled_fails
             here = fail_chance[group.positions]
             fail_chance[group.positions] = np.where(rolled > stop, rolled_fails, here)
@@ -260,11 +263,11 @@ def solve_values(
 
 
 def _stop_fails(stop_values: Floats, fail_value: float, worm: Ints) -> Floats:
-    """1 where a stop takes no tile, per position; the fail slot is a certain failure."""
+    """1 where a stop takes no tile, per position."""
     fails = np.empty(SIZE + 1)
     per_mask = (fail_value >= stop_values[:, worm].T).astype(np.float64)
     fails[:SIZE] = np.broadcast_to(per_mask[:, None, :], (MASKS, LEVELS, SUMS)).reshape(-1)
-    fails[FAIL_SLOT] = 1.0
+    fails[EXTRA_SLOT] = 0.0
     return fails
 
 
@@ -323,6 +326,13 @@ class TurnTable:
             return "grill", grill
         return "none", None
 
+    def claim_value(self, claim: str, total: int) -> float:
+        """The worms a stop with a worm and `total` brings by `claim` (the fail value if none)."""
+        if claim == "steal" and total in self.other_tops:
+            return (1 + self.steal_weight) * tile_worms(total)
+        tile = self.grill_tile(total) if claim == "grill" else None
+        return float(tile_worms(tile)) if tile is not None else self.fail_value
+
     def stop_values(self) -> Floats:
         """(SUMS, 2) array: the value of stopping with each sum, without / with a worm."""
         values = np.full((SUMS, 2), self.fail_value)
@@ -348,7 +358,7 @@ class TurnOutcome:
 
 
 def _final_mass(solution: TurnSolution) -> Floats:
-    """Chance that the turn stops at each position (the fail slot: a roll with no free face)."""
+    """Chance that the turn stops at each position; the extra slot: failed rolls."""
     if solution.choices is None:
         raise ValueError("solve with policy=True to follow the policy forward")
     groups = turn_structure().groups
@@ -363,8 +373,10 @@ def _final_mass(solution: TurnSolution) -> Floats:
             here = mass[group.positions]
             rolls = solution.roll_value[group.positions] > _stop_here(solution, group.positions)
             rolls |= group.positions == root  # no stop before the first roll
+            rolling = here * rolls
             targets.append(reached.ravel())
-            flows.append(((here * rolls)[:, None] * group.roll_probs[None, :]).ravel())
+            flows.append((rolling[:, None] * group.roll_probs[None, :]).ravel())
+            mass[EXTRA_SLOT] += rolling.sum() * group.fail_prob
             mass[group.positions] = here * ~rolls
         mass += np.bincount(np.concatenate(targets), np.concatenate(flows), minlength=SIZE + 1)
     return mass
@@ -389,7 +401,7 @@ def turn_outcome(table: TurnTable) -> TurnOutcome:
     stops = tile_of[ends % SUMS, (ends // (LEVELS * SUMS)) >> WORM & 1]
     by_tile = np.bincount(stops, weights=mass[ends], minlength=TILES[-1] + 1)
     p_tile = {tile: float(by_tile[tile]) for tile in TILES if by_tile[tile] > 0}
-    p_fail = float(by_tile[0] + mass[FAIL_SLOT])
+    p_fail = float(by_tile[0] + mass[EXTRA_SLOT])
     return TurnOutcome(solution.expected, p_fail, p_tile, time.perf_counter() - started)
 
 
@@ -407,17 +419,19 @@ def _used_mask(state: PickominoState) -> int:
     return sum(1 << face for face, count in enumerate(state.kept) if count)
 
 
-def _claim_value(table: TurnTable, state: PickominoState, claim: str) -> float:
-    if claim == "steal":
-        return (1 + table.steal_weight) * tile_worms(state.total)
-    if claim == "grill":
-        tile = table.grill_tile(state.total)
-        return float(tile_worms(tile)) if tile is not None else table.fail_value
-    return table.fail_value
+class Valuation(Protocol):
+    """What ending a turn is worth: the stop values per (sum, worm) and per claim."""
+
+    @property
+    def fail_value(self) -> float: ...
+
+    def claim_value(self, claim: str, total: int) -> float: ...
+
+    def stop_values(self) -> Floats: ...
 
 
 def action_values(
-    game: Pickomino, state: PickominoState, table: TurnTable, solution: TurnSolution
+    game: Pickomino, state: PickominoState, valuation: Valuation, solution: TurnSolution
 ) -> list[tuple[Action, float, int | None]]:
     """(action, value, position reached or None for a stop) for each legal action."""
     mask, total = _used_mask(state), state.total
@@ -432,17 +446,18 @@ def action_values(
             )
             found.append((action, float(solution.value[child]), child))
         elif isinstance(action, Stop):
-            found.append((action, _claim_value(table, state, action.claim), None))
+            found.append((action, valuation.claim_value(action.claim, total), None))
         else:
             here = position_index(mask, state.dice_left, total)
             found.append((action, float(solution.roll_value[here]), here))
     return found
 
 
-def best_action(game: Pickomino, state: PickominoState, table: TurnTable) -> Action:
-    """The optimal action: the first best face, and stopping unless rolling is strictly better."""
-    solution = cached_solution(table)
-    choices = action_values(game, state, table, solution)
+def choose_action(
+    game: Pickomino, state: PickominoState, valuation: Valuation, solution: TurnSolution
+) -> Action:
+    """The best action: the first best face; stop unless rolling is strictly better."""
+    choices = action_values(game, state, valuation, solution)
     if state.phase is Phase.DECIDE:
         stops = [(a, v) for a, v, _ in choices if isinstance(a, Stop)]
         best_stop = max(stops, key=lambda item: item[1])  # the first best: steal before grill
@@ -451,13 +466,18 @@ def best_action(game: Pickomino, state: PickominoState, table: TurnTable) -> Act
     return max(choices, key=lambda item: item[1])[0]
 
 
-def action_odds(game: Pickomino, state: PickominoState, table: TurnTable) -> list[ActionOdds]:
-    """Every legal action with its expected worms and chance of failing the turn."""
-    solution = solve_table(table, fails=True)
+def best_action(game: Pickomino, state: PickominoState, table: TurnTable) -> Action:
+    """The action that maximises the expected worms of the turn."""
+    return choose_action(game, state, table, cached_solution(table))
+
+
+def action_odds(game: Pickomino, state: PickominoState, valuation: Valuation) -> list[ActionOdds]:
+    """Every legal action with its value and chance of failing the turn."""
+    solution = solve_values(valuation.stop_values(), valuation.fail_value, fails=True)
     fails, roll_fails = solution.fail_chance, solution.roll_fail_chance
     assert fails is not None and roll_fails is not None  # solved with fails=True
     odds = []
-    for action, value, position in action_values(game, state, table, solution):
+    for action, value, position in action_values(game, state, valuation, solution):
         if position is None:
             p_fail = 1.0 if isinstance(action, Stop) and action.claim == "none" else 0.0
         else:
