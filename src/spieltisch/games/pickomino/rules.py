@@ -140,19 +140,19 @@ class Pickomino(Game[PickominoState, Action]):
 
     def steal_victim(self, state: PickominoState) -> int | None:
         """The other seat whose top tile equals the sum exactly, if the player has a worm."""
-        if not state.has_worm:
-            return None
-        total = state.total
+        return self._victim_at(state, state.total) if state.has_worm else None
+
+    def grill_tile(self, state: PickominoState) -> int | None:
+        """The highest face-up grill tile not above the sum, if the player has a worm."""
+        return self._grill_tile_at(state, state.total) if state.has_worm else None
+
+    def _victim_at(self, state: PickominoState, total: int) -> int | None:
         for seat in range(self.num_players):
             if seat != state.seat and state.top(seat) == total:
                 return seat
         return None
 
-    def grill_tile(self, state: PickominoState) -> int | None:
-        """The highest face-up grill tile not above the sum, if the player has a worm."""
-        if not state.has_worm:
-            return None
-        total = state.total
+    def _grill_tile_at(self, state: PickominoState, total: int) -> int | None:
         reachable = [tile for tile in state.grill if tile <= total]
         return reachable[-1] if reachable else None
 
@@ -165,20 +165,26 @@ class Pickomino(Game[PickominoState, Action]):
             found.append("grill")
         return found or ["none"]
 
-    def _end_turn(self, state: PickominoState, claim: Claim) -> PickominoState:
+    def turn_result(self, state: PickominoState, claim: Claim, total: int) -> PickominoState:
+        """The position after the player to move ends the turn by `claim` with a worm and
+        the sum `total` ('none': a failed turn). For planning ahead; dice are not checked."""
         if claim == "none":
             return self._fail(state)
         stacks = [list(stack) for stack in state.stacks]
         grill = state.grill
-        if claim == "steal":
-            victim = self.steal_victim(state)
-            assert victim is not None  # checked by claims()
-            tile = stacks[victim].pop()
+        victim = self._victim_at(state, total) if claim == "steal" else None
+        tile = self._grill_tile_at(state, total) if claim == "grill" else total
+        if (claim == "steal" and victim is None) or tile is None:
+            raise IllegalAction(f"no tile to {claim} with the sum {total}")
+        if victim is not None:
+            stacks[victim].pop()
         else:
-            tile = self.grill_tile(state)  # type: ignore[assignment]
             grill = tuple(t for t in grill if t != tile)
         stacks[state.seat].append(tile)
         return self._next_turn(state, grill, tuple(tuple(s) for s in stacks))
+
+    def _end_turn(self, state: PickominoState, claim: Claim) -> PickominoState:
+        return self.turn_result(state, claim, state.total)
 
     def _fail(self, state: PickominoState) -> PickominoState:
         """Return the own top tile, then turn the highest grill tile down (see the options)."""
