@@ -1,0 +1,53 @@
+"""`spieltisch serve`: the web game table on a host and port, stored in a database."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(commands: Any) -> None:
+    """Add the `serve` command to the sub-parsers of the main parser."""
+    parser = commands.add_parser(
+        "serve",
+        help="run the web game table",
+        description="Serve the game table in the browser: lobby, live tables, replays. "
+        "Tables are stored (SQLite in the data directory by default) and continue after a "
+        "restart.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="SQLAlchemy database URL, e.g. postgresql://user@host/db "
+        "(default: SQLite in --data-dir)",
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=Path(os.environ.get("SPIELTISCH_DATA", "data")),
+        help="directory of the default SQLite file (default: ./data or $SPIELTISCH_DATA)",
+    )
+    parser.add_argument(
+        "--bot-delay", type=float, default=1.0, metavar="SECONDS", help="a bot's pause per move"
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from spieltisch.server import create_app, default_url
+
+    url = args.db or default_url(args.data_dir)
+    app = create_app(url, bot_delay=args.bot_delay)
+    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
+    print(f"spieltisch is serving the game table at http://{shown}:{args.port}/", flush=True)
+    print(f"tables are stored in {url}; press Ctrl-C to stop", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0

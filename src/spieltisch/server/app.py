@@ -1,0 +1,249 @@
+"""The ASGI application: REST lobby API, one WebSocket per seat or spectator, the web client.
+
+REST (JSON, schema at /openapi.json, pages at /docs):
+  GET  /api/games                      the games, their options and bots
+  GET  /api/tables                     tables waiting for players or being played
+  POST /api/tables                     make a table: game, options, seats (person or bot), clock
+  GET  /api/tables/{id}                one table's seats and status
+  POST /api/tables/{id}/join           take a seat with a display name: returns the seat token
+  POST /api/tables/{id}/leave          give a seat up (a bot finishes the game for it)
+  GET  /api/tables/{id}/record         the game record of a finished game
+  GET  /api/tables/{id}/replay         every step of a finished game with its public view
+  GET  /api/tables/{id}/odds           the solver's odds for the player to move (Pickomino)
+
+WebSocket /api/tables/{id}/ws?token=T (no token: a spectator). The client sends
+  {"type": "action", "action": "take 4", "version": 17} or {"type": "sync"};
+the server answers with {"type": "state", "version": ...} after every change and
+{"type": "error", "code": ..., "message": ..., "version": ...} when it refuses.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Query, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.requests import Request
+
+from spieltisch.core.protocol import CHANCE, JsonValue
+from spieltisch.core.record import replay_states
+from spieltisch.server.lobby import Connection, Lobby, SeatSpec
+from spieltisch.server.odds import odds_for
+from spieltisch.server.store import Store
+from spieltisch.server.table import LiveTable, TableError
+
+__all__ = ["MAX_MESSAGE", "WEB_DIR", "create_app"]
+
+MAX_MESSAGE = 4096
+"""The largest WebSocket message (in characters) the server reads."""
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+_STATUS = {
+    "no_table": 404,
+    "bad_token": 403,
+    "table_full": 409,
+    "seat_taken": 409,
+    "not_over": 409,
+    "no_odds": 409,
+}
+
+
+class SeatIn(BaseModel):
+    bot: str | None = Field(None, description="a bot spec such as 'optimal'; null for a person")
+
+
+class CreateTable(BaseModel):
+    game: str = Field(description="a registered game, e.g. 'pickomino'")
+    options: dict[str, Any] = Field(default_factory=dict, description="game options")
+    seats: list[SeatIn] = Field(description="one entry per seat, in playing order")
+    clock: float | None = Field(None, description="seconds per turn; a bot plays when it runs out")
+    seed: int | None = Field(None, description="seed of the table's dice (random if omitted)")
+
+
+class JoinIn(BaseModel):
+    name: str = Field(description="the display name, 1 to 32 characters")
+    seat: int | None = Field(None, description="the seat (0-based); the first free one if omitted")
+
+
+class LeaveIn(BaseModel):
+    token: str
+    bot: str | None = Field(None, description="the bot that takes over (a strong one if omitted)")
+
+
+class Joined(BaseModel):
+    seat: int
+    token: str
+    table: dict[str, Any]
+
+
+def create_app(db_url: str, bot_delay: float = 1.0) -> FastAPI:
+    """The server on the database `db_url`; bots wait `bot_delay` seconds before each move."""
+    lobby = Lobby(Store(db_url), bot_delay)
+    lobby.load()
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        lobby.resume()
+        yield
+        await lobby.close()
+        lobby.store.close()
+
+    app = FastAPI(
+        title="spieltisch",
+        summary="A game table for Pickomino, Karolinchen and Riff Raff.",
+        lifespan=lifespan,
+    )
+    app.state.lobby = lobby
+
+    @app.exception_handler(TableError)
+    async def table_error(_request: Request, error: Exception) -> JSONResponse:
+        assert isinstance(error, TableError)
+        return JSONResponse(
+            {"error": error.code, "message": error.message}, _STATUS.get(error.code, 400)
+        )
+
+    _add_routes(app, lobby)
+    app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
+    return app
+
+
+def _add_routes(app: FastAPI, lobby: Lobby) -> None:
+    @app.get("/api/games")
+    def games() -> list[dict[str, Any]]:
+        return lobby.games()
+
+    @app.get("/api/tables")
+    def tables() -> list[dict[str, Any]]:
+        return [t.summary() for t in lobby.open_tables()]
+
+    @app.post("/api/tables", status_code=201)
+    async def create(body: CreateTable) -> dict[str, Any]:
+        seats = [SeatSpec(s.bot) for s in body.seats]
+        table = lobby.create(body.game, body.options, seats, body.clock, body.seed)
+        return table.summary()
+
+    @app.get("/api/tables/{table_id}")
+    def table(table_id: str) -> dict[str, Any]:
+        return lobby.get(table_id).summary()
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, body: JoinIn) -> Joined:
+        seat, token = await lobby.join(table_id, body.seat, body.name)
+        return Joined(seat=seat, token=token, table=lobby.get(table_id).summary())
+
+    @app.post("/api/tables/{table_id}/leave")
+    async def leave(table_id: str, body: LeaveIn) -> dict[str, Any]:
+        await lobby.leave(table_id, body.token, body.bot)
+        return lobby.get(table_id).summary()
+
+    @app.get("/api/tables/{table_id}/record")
+    def record(table_id: str) -> dict[str, Any]:
+        return _finished(lobby, table_id).record().to_json()
+
+    @app.get("/api/tables/{table_id}/replay")
+    def replay(table_id: str) -> dict[str, Any]:
+        return replay_steps(_finished(lobby, table_id))
+
+    @app.get("/api/tables/{table_id}/odds")
+    def odds(table_id: str) -> dict[str, Any]:
+        table = lobby.get(table_id)
+        found = odds_for(table.game, table.state) if table.mover() is not None else None
+        if found is None:
+            raise TableError("no_odds", "There are no odds to show for this position.")
+        return {"version": table.version, "odds": found}
+
+    @app.websocket("/api/tables/{table_id}/ws")
+    async def socket(websocket: WebSocket, table_id: str, token: str | None = Query(None)) -> None:
+        await serve_socket(lobby, websocket, table_id, token)
+
+
+def _finished(lobby: Lobby, table_id: str) -> LiveTable:
+    table = lobby.get(table_id)
+    if not table.over:
+        raise TableError("not_over", "The record is shown once the game is over.")
+    return table
+
+
+def replay_steps(table: LiveTable) -> dict[str, JsonValue]:
+    """Every position of a finished game as the public view, with the action that led to it."""
+    record = table.record()
+    game = table.game
+    states = replay_states(record)
+    steps: list[dict[str, JsonValue]] = [
+        {"action": None, "actor": None, "view": game.view(states[0], None)}
+    ]
+    actors = [e.actor for e in table.entries if e.action is not None]
+    for text, actor, state in zip(record.actions, actors, states[1:], strict=True):
+        steps.append({"action": text, "actor": actor, "view": game.view(state, None)})
+    return {"record": record.to_json(), "table": table.summary(), "steps": steps, "chance": CHANCE}
+
+
+async def serve_socket(
+    lobby: Lobby, websocket: WebSocket, table_id: str, token: str | None
+) -> None:
+    await websocket.accept()
+    try:
+        table = lobby.get(table_id)
+    except TableError as error:
+        await websocket.send_json({"type": "error", "code": error.code, "message": error.message})
+        await websocket.close(code=4404)
+        return
+    seat = table.seat_of(token)
+    connection = Connection(table_id, seat, websocket.send_json)
+    lobby.connect(connection)
+    try:
+        if token and seat is None:
+            await _send_error(connection, table, TableError("bad_token", _BAD_TOKEN))
+        await lobby.push(table, connection)
+        while True:
+            text = await websocket.receive_text()
+            await _handle(lobby, connection, table, text)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        lobby.disconnect(connection)
+
+
+_BAD_TOKEN = "This seat token is not valid at this table; you are watching as a spectator."
+
+
+async def _handle(lobby: Lobby, connection: Connection, table: LiveTable, text: str) -> None:
+    try:
+        message = _read_message(text)
+        kind = message.get("type")
+        if kind == "sync":
+            await lobby.push(table, connection)
+        elif kind == "action":
+            action = message.get("action")
+            if not isinstance(action, str):
+                raise TableError("bad_message", "An action message needs the action as text.")
+            await lobby.act(table.id, connection.seat, action, message.get("version"))
+        else:
+            raise TableError("bad_message", "Messages are of type 'action' or 'sync'.")
+    except TableError as error:
+        await _send_error(connection, table, error)
+
+
+def _read_message(text: str) -> dict[str, Any]:
+    if len(text) > MAX_MESSAGE:
+        raise TableError("too_large", f"A message may have at most {MAX_MESSAGE} characters.")
+    try:
+        message = json.loads(text)
+    except ValueError:
+        raise TableError("bad_json", "The message is not valid JSON.") from None
+    if not isinstance(message, dict):
+        raise TableError("bad_message", "A message must be a JSON object with a 'type'.")
+    return message
+
+
+async def _send_error(connection: Connection, table: LiveTable, error: TableError) -> None:
+    await connection.send(
+        {"type": "error", "code": error.code, "message": error.message, "version": table.version}
+    )

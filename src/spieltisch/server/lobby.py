@@ -1,0 +1,288 @@
+"""All tables of a server: creating, joining, playing, pushing views, bots and turn clocks.
+
+Everything runs on one event loop. A change is checked, stored, applied and only then
+pushed to the table's connections, each of which gets the view of its own seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field, is_dataclass
+from typing import Any
+
+from spieltisch.bots.base import bot_names, read_bot_spec
+from spieltisch.core.errors import InvalidOptions
+from spieltisch.core.options import describe_options
+from spieltisch.core.protocol import JsonValue
+from spieltisch.core.registry import game_class, game_names, make_game
+from spieltisch.server.store import SeatRow, Store, TableRow
+from spieltisch.server.table import LiveTable, TableError, stand_in_bot
+
+__all__ = ["Connection", "Lobby", "SeatSpec"]
+
+Send = Callable[[dict[str, JsonValue]], Awaitable[None]]
+MAX_NAME = 32
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """A seat when a table is made: a person (bot None) or a bot spec such as 'optimal'."""
+
+    bot: str | None = None
+
+
+@dataclass(eq=False)
+class Connection:
+    """One open WebSocket: a seat (or None for a spectator) and how to send to it."""
+
+    table_id: str
+    seat: int | None
+    send: Send
+
+
+@dataclass
+class _Timers:
+    bot: asyncio.Task[None] | None = None
+    clock: asyncio.Task[None] | None = None
+    deadline: float | None = None  # wall-clock time when the turn clock runs out
+    clocked_seat: int | None = None
+
+
+@dataclass
+class Lobby:
+    store: Store
+    bot_delay: float = 1.0  # seconds a bot waits before each action (a human pace)
+    tables: dict[str, LiveTable] = field(default_factory=dict)
+    connections: dict[str, set[Connection]] = field(default_factory=dict)
+    timers: dict[str, _Timers] = field(default_factory=dict)
+
+    # --- start and stop ---------------------------------------------------------------------
+    def load(self) -> None:
+        """Rebuild every stored table (after a restart, from the same states)."""
+        for row in self.store.tables():
+            self.tables[row.id] = LiveTable.load(self.store, row)
+
+    def resume(self) -> None:
+        """Start the bots and clocks of every table (needs the running event loop)."""
+        for table in self.tables.values():
+            self._schedule(table)
+
+    async def close(self) -> None:
+        tasks = [t for timers in self.timers.values() for t in (timers.bot, timers.clock) if t]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # --- lobby ------------------------------------------------------------------------------
+    def create(
+        self,
+        game_name: str,
+        options: dict[str, Any],
+        seats: Sequence[SeatSpec],
+        clock: float | None = None,
+        seed: int | None = None,
+    ) -> LiveTable:
+        try:
+            cls = game_class(game_name)
+        except KeyError as error:
+            raise TableError("unknown_game", str(error.args[0]) + ".") from None
+        if not cls.min_players <= len(seats) <= cls.max_players:
+            raise TableError(
+                "bad_seats",
+                f"{cls.title} is played by {cls.min_players} to {cls.max_players} players; "
+                f"{len(seats)} seats were given.",
+            )
+        try:
+            game = make_game(game_name, {**options, "players": len(seats)})
+        except InvalidOptions as error:
+            raise TableError("bad_options", f"Game options: {error}.") from None
+        for spec in seats:
+            if spec.bot is not None:
+                try:
+                    read_bot_spec(game_name, spec.bot)
+                except KeyError as error:
+                    raise TableError("unknown_bot", str(error.args[0]) + ".") from None
+        if clock is not None and not 5 <= clock <= 3600:
+            raise TableError("bad_clock", "A turn clock must be from 5 to 3600 seconds.")
+        row = TableRow(
+            secrets.token_urlsafe(9),
+            game_name,
+            game.options_json(),
+            secrets.randbelow(2**31) if seed is None else seed,
+            clock,
+            time.time(),
+        )
+        seat_rows = [SeatRow(n, s.bot, None, None) for n, s in enumerate(seats)]
+        self.store.add_table(row, seat_rows)
+        table = LiveTable.create(row, seat_rows)
+        self.tables[row.id] = table
+        table.run_chance(self.store)  # an all-bot table starts at once
+        self._schedule(table)
+        return table
+
+    def get(self, table_id: str) -> LiveTable:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise TableError(
+                "no_table", f"There is no table '{table_id}'; it may have been closed."
+            )
+        return table
+
+    def open_tables(self) -> list[LiveTable]:
+        """Tables that are waiting for players or being played, newest first."""
+        live = [t for t in self.tables.values() if not t.over]
+        return sorted(live, key=lambda t: -t.row.created)
+
+    async def join(self, table_id: str, seat: int | None, name: str) -> tuple[int, str]:
+        table = self.get(table_id)
+        name = clean_name(name)
+        if seat is not None and not 0 <= seat < len(table.seats):
+            raise TableError("no_seat", f"Seats are numbered 1 to {len(table.seats)}.")
+        seat, token = table.join(self.store, seat, name)
+        await self.changed(table)
+        return seat, token
+
+    async def leave(self, table_id: str, token: str, bot: str | None) -> None:
+        table = self.get(table_id)
+        seat = self.seat_for(table, token)
+        table.leave(self.store, seat, bot)
+        for connection in self.connections.get(table.id, set()):
+            if connection.seat == seat:
+                connection.seat = None
+        await self.changed(table)
+
+    def seat_for(self, table: LiveTable, token: str | None) -> int:
+        seat = table.seat_of(token)
+        if seat is None:
+            raise TableError(
+                "bad_token", "This seat token is not valid at this table; join a seat to play."
+            )
+        return seat
+
+    # --- play ---------------------------------------------------------------------------------
+    async def act(self, table_id: str, seat: int | None, text: str, version: Any) -> None:
+        table = self.get(table_id)
+        if seat is None:
+            raise TableError("spectator", "You are watching this table; join a free seat to play.")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise TableError("no_version", "An action must carry the table version it was made at.")
+        if version != table.version:
+            raise TableError(
+                "stale_version",
+                f"The table has changed (version {table.version}, your action was made at "
+                f"{version}); look again and choose anew.",
+            )
+        table.play(self.store, seat, text)
+        await self.changed(table)
+
+    async def changed(self, table: LiveTable) -> None:
+        """Push the new state to every connection of the table, then plan bots and clocks."""
+        self._schedule(table)
+        await self.push(table)
+
+    async def push(self, table: LiveTable, only: Connection | None = None) -> None:
+        deadline = self.timers.get(table.id, _Timers()).deadline
+        targets = [only] if only else list(self.connections.get(table.id, set()))
+        messages: dict[int | None, dict[str, JsonValue]] = {}
+        for connection in targets:
+            if connection.seat not in messages:
+                messages[connection.seat] = table.message(connection.seat, deadline)
+            with contextlib.suppress(Exception):  # a closed socket is dropped by its reader
+                await connection.send(messages[connection.seat])
+
+    def connect(self, connection: Connection) -> None:
+        self.connections.setdefault(connection.table_id, set()).add(connection)
+
+    def disconnect(self, connection: Connection) -> None:
+        self.connections.get(connection.table_id, set()).discard(connection)
+
+    # --- bots and clocks ----------------------------------------------------------------------
+    def _schedule(self, table: LiveTable) -> None:
+        timers = self.timers.setdefault(table.id, _Timers())
+        if table.bot_to_move() is not None and (timers.bot is None or timers.bot.done()):
+            timers.bot = asyncio.get_running_loop().create_task(self._bot_turn(table))
+        self._schedule_clock(table, timers)
+
+    def _schedule_clock(self, table: LiveTable, timers: _Timers) -> None:
+        seat = table.mover()
+        human = seat is not None and table.seats[seat].bot is None
+        if not human or table.row.clock is None:
+            self._stop_clock(timers)
+            return
+        if timers.clock is not None and not timers.clock.done() and timers.clocked_seat == seat:
+            return  # the same person's turn goes on: the clock keeps running
+        self._stop_clock(timers)
+        timers.deadline = time.time() + table.row.clock
+        timers.clocked_seat = seat
+        timers.clock = asyncio.get_running_loop().create_task(
+            self._clock(table, table.row.clock, seat)
+        )
+
+    @staticmethod
+    def _stop_clock(timers: _Timers) -> None:
+        if timers.clock is not None and not timers.clock.done():
+            timers.clock.cancel()
+        timers.clock, timers.deadline, timers.clocked_seat = None, None, None
+
+    async def _bot_turn(self, table: LiveTable) -> None:
+        while (spec := table.bot_to_move()) is not None:
+            await asyncio.sleep(self.bot_delay)
+            spec = table.bot_to_move()
+            if spec is None:
+                return
+            seat = table.mover()
+            assert seat is not None
+            table.play(self.store, seat, table.bot_action(spec))
+            self._schedule_clock(table, self.timers[table.id])
+            await self.push(table)
+
+    async def _clock(self, table: LiveTable, seconds: float, seat: int | None) -> None:
+        await asyncio.sleep(seconds)
+        timers = self.timers[table.id]
+        timers.clock, timers.deadline, timers.clocked_seat = None, None, None
+        if seat is None or table.mover() != seat:
+            return
+        spec = stand_in_bot(table.game)
+        table.event(self.store, "timeout", {"seat": seat, "bot": spec}, None)
+        while table.mover() == seat and not table.over:
+            table.play(self.store, seat, table.bot_action(spec))
+        await self.changed(table)
+
+    def games(self) -> list[dict[str, JsonValue]]:
+        found: list[dict[str, JsonValue]] = []
+        for name in game_names():
+            cls = game_class(name)
+            game = cls(None)
+            options = getattr(game, "options", None)
+            described = describe_options(type(options)) if is_dataclass(options) else []
+            found.append(
+                {
+                    "name": name,
+                    "title": cls.title,
+                    "min_players": cls.min_players,
+                    "max_players": cls.max_players,
+                    "bots": bot_names(name),
+                    "options": [
+                        {"name": n, "default": d, "doc": doc}
+                        for n, d, doc in described
+                        if n != "players"
+                    ],
+                }
+            )
+        return found
+
+
+def clean_name(name: str) -> str:
+    """A display name: printable, trimmed, 1 to 32 characters."""
+    cleaned = " ".join("".join(ch for ch in name if ch.isprintable()).split())
+    if not cleaned:
+        raise TableError("bad_name", "Please give a name of 1 to 32 characters.")
+    if len(cleaned) > MAX_NAME:
+        raise TableError("bad_name", f"A name can have at most {MAX_NAME} characters.")
+    return cleaned

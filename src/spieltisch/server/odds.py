@@ -1,0 +1,26 @@
+"""Odds for the player to move, from a game's solver where the game has one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spieltisch.core.protocol import Game, JsonValue
+from spieltisch.games.pickomino.rules import Pickomino
+from spieltisch.games.pickomino.solver import solve_turn
+from spieltisch.games.pickomino.state import Phase
+
+__all__ = ["odds_for"]
+
+
+def odds_for(game: Game[Any, Any], state: Any) -> list[dict[str, JsonValue]] | None:
+    """Each legal action with its expected worms and chance of failing, or None."""
+    if not isinstance(game, Pickomino) or state.phase not in (Phase.CHOOSE, Phase.DECIDE):
+        return None
+    return [
+        {
+            "action": game.format_action(odds.action),
+            "expected_worms": round(odds.expected_worms, 4),
+            "p_fail": round(odds.p_fail, 4),
+        }
+        for odds in solve_turn(game, state).action_odds(state)
+    ]

@@ -1,0 +1,297 @@
+"""One live table: the game, its seats, the state and the log, kept in step with the store.
+
+A table is rebuilt from its stored rows by replaying the actions; the dice come from a
+generator seeded with the table's seed, which the replay advances exactly as play did, so a
+restarted server rolls the same dice the old one would have rolled.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from dataclasses import dataclass, replace
+from typing import Any
+
+from spieltisch.bots.base import bot_names, make_bot
+from spieltisch.core.errors import IllegalAction
+from spieltisch.core.protocol import CHANCE, Game, JsonValue
+from spieltisch.core.record import GameRecord
+from spieltisch.core.registry import make_game
+from spieltisch.server.store import EntryRow, SeatRow, Store, TableRow
+
+__all__ = [
+    "PUBLIC_CHANCE_GAMES",
+    "LiveTable",
+    "TableError",
+    "hash_token",
+    "new_token",
+    "stand_in_bot",
+]
+
+PUBLIC_CHANCE_GAMES = frozenset({"pickomino"})
+"""Games whose chance outcomes and moves everybody sees; others log them without details."""
+
+LOG_TAIL = 60
+"""How many of the latest log entries each message carries."""
+
+
+class TableError(Exception):
+    """A request the table refuses; `code` is stable for programs, the message is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def stand_in_bot(game: Game[Any, Any]) -> str:
+    """The bot that plays for a person who left or ran out of time."""
+    names = bot_names(game.name)
+    for preferred in ("optimal", "greedy", "random"):
+        if preferred in names:
+            return preferred
+    return names[0]
+
+
+@dataclass
+class LiveTable:
+    row: TableRow
+    game: Game[Any, Any]
+    seats: list[SeatRow]
+    state: Any
+    dice: random.Random
+    entries: list[EntryRow]
+    actions: list[str]
+
+    # --- building ---------------------------------------------------------------------------
+    @classmethod
+    def create(cls, row: TableRow, seats: list[SeatRow]) -> LiveTable:
+        game = make_game(row.game, row.options)
+        return cls(row, game, seats, game.new_state(), random.Random(row.seed), [], [])
+
+    @classmethod
+    def load(cls, store: Store, row: TableRow) -> LiveTable:
+        """Rebuild from the store by replaying every stored action."""
+        table = cls.create(row, store.seats(row.id))
+        for entry in store.entries(row.id):
+            if entry.action is not None:
+                table._replay_action(entry.action)
+            table.entries.append(entry)
+        return table
+
+    def _replay_action(self, text: str) -> None:
+        if self.game.to_move(self.state) == CHANCE:
+            self.game.sample_chance(self.state, self.dice)  # keep the generator in step
+        action = self.game.parse_action(self.state, text)
+        self.state = self.game.apply(self.state, action)
+        self.actions.append(text)
+
+    # --- facts ----------------------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def version(self) -> int:
+        return len(self.entries)
+
+    @property
+    def started(self) -> bool:
+        return all(s.bot is not None or s.name is not None for s in self.seats)
+
+    @property
+    def over(self) -> bool:
+        return self.game.is_over(self.state)
+
+    @property
+    def status(self) -> str:
+        return "over" if self.over else "playing" if self.started else "waiting"
+
+    def mover(self) -> int | None:
+        """The seat to act now, or None (not started, a chance node, or over)."""
+        mover = self.game.to_move(self.state)
+        if not self.started or mover is None or mover == CHANCE:
+            return None
+        return int(mover)
+
+    def bot_to_move(self) -> str | None:
+        seat = self.mover()
+        return None if seat is None else self.seats[seat].bot
+
+    def seat_of(self, token: str | None) -> int | None:
+        if not token:
+            return None
+        digest = hash_token(token)
+        for seat in self.seats:
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+                return seat.seat
+        return None
+
+    # --- changes (each stored before it is applied in memory) -----------------------------
+    def _append(self, store: Store, entry: EntryRow, seat: SeatRow | None = None) -> None:
+        store.add_entry(self.id, entry, seat)
+        self.entries.append(entry)
+        if seat is not None:
+            self.seats[seat.seat] = seat
+
+    def event(self, store: Store, key: str, args: dict[str, Any], seat: SeatRow | None) -> None:
+        self._append(store, EntryRow(self.version, None, None, key, args), seat)
+
+    def play(self, store: Store, seat: int, text: str) -> None:
+        """Apply `text` for `seat` (checked by the rules), then roll any dice that follow."""
+        if self.over:
+            raise TableError("game_over", "The game is over; no more moves can be made.")
+        if not self.started:
+            raise TableError("not_started", "The game starts when every seat is taken.")
+        mover = self.mover()
+        if mover != seat:
+            raise TableError("not_your_turn", self._turn_message(mover))
+        try:
+            action = self.game.parse_action(self.state, text)
+            state = self.game.apply(self.state, action)
+        except IllegalAction as error:
+            raise TableError("illegal_action", _sentence(str(error))) from None
+        self._apply(store, seat, self.game.format_action(action), state)
+        self.run_chance(store)
+
+    def _turn_message(self, mover: int | None) -> str:
+        if mover is None:
+            return "Nobody can move right now; wait for the dice."
+        name = self.seats[mover].name or f"seat {mover + 1}"
+        return f"It is not your turn: {name} is to move."
+
+    def _apply(self, store: Store, actor: int, text: str, state: Any) -> None:
+        self._append(store, EntryRow(self.version, actor, text, None, {}))
+        self.state = state
+        self.actions.append(text)
+
+    def run_chance(self, store: Store) -> None:
+        """Draw every chance outcome that is due now (the game must have started)."""
+        while self.started and self.game.to_move(self.state) == CHANCE:
+            outcome = self.game.sample_chance(self.state, self.dice)
+            state = self.game.apply(self.state, outcome)
+            self._apply(store, CHANCE, self.game.format_action(outcome), state)
+
+    def bot_action(self, spec: str) -> str:
+        """What the bot `spec` plays now, with a generator seeded by the table and version."""
+        bot = make_bot(self.game, spec, self.row.seed * 100_003 + self.version)
+        return str(self.game.format_action(bot.choose(self.state)))
+
+    def join(self, store: Store, seat: int | None, name: str) -> tuple[int, str]:
+        open_seats = [s.seat for s in self.seats if s.bot is None and s.name is None]
+        if not open_seats:
+            raise TableError("table_full", "Every seat at this table is taken; watch instead.")
+        if seat is None:
+            seat = open_seats[0]
+        if seat not in open_seats:
+            free = ", ".join(str(s + 1) for s in open_seats)
+            raise TableError("seat_taken", f"Seat {seat + 1} is not free; free seats: {free}.")
+        token = new_token()
+        taken = replace(self.seats[seat], name=name, token_hash=hash_token(token))
+        self.event(store, "joined", {"seat": seat, "name": name}, taken)
+        self.run_chance(store)
+        return seat, token
+
+    def leave(self, store: Store, seat: int, bot: str | None) -> None:
+        """Free the seat before the start; later a bot takes it over (the result is marked)."""
+        current = self.seats[seat]
+        if not self.started or self.over:
+            freed = replace(current, name=None, token_hash=None)
+            self.event(store, "left", {"seat": seat, "name": current.name}, freed)
+            return
+        spec = bot or stand_in_bot(self.game)
+        try:
+            make_bot(self.game, spec)
+        except KeyError as error:
+            raise TableError("unknown_bot", _sentence(str(error.args[0]))) from None
+        stand_in = replace(current, bot=spec, token_hash=None, replaced=True)
+        self.event(store, "replaced", {"seat": seat, "name": current.name, "bot": spec}, stand_in)
+
+    # --- what clients see ------------------------------------------------------------------
+    def record(self) -> GameRecord:
+        players = tuple(s.name or s.bot or f"seat {s.seat + 1}" for s in self.seats)
+        replaced = [s.seat for s in self.seats if s.replaced]
+        meta: dict[str, Any] = {"table": self.id, "replaced_by_bot": replaced}
+        return GameRecord(
+            self.game.name,
+            self.game.options_json(),
+            self.game.rules_version,
+            tuple(self.actions),
+            self.row.seed,
+            players,
+            meta,
+        )
+
+    def summary(self) -> dict[str, JsonValue]:
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "title": self.game.title,
+            "options": self.game.options_json(),
+            "status": self.status,
+            "version": self.version,
+            "clock": self.row.clock,
+            "created": self.row.created,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "bot": s.bot,
+                    "open": s.bot is None and s.name is None,
+                    "replaced": s.replaced,
+                }
+                for s in self.seats
+            ],
+        }
+
+    def result(self) -> dict[str, JsonValue] | None:
+        if not self.over:
+            return None
+        return {
+            "scores": list(self.game.scores(self.state)),
+            "winners": list(self.game.winners(self.state)),
+            "replaced_by_bot": [s.seat for s in self.seats if s.replaced],
+        }
+
+    def log_entry(self, entry: EntryRow, viewer: int | None) -> dict[str, JsonValue]:
+        if entry.action is None:
+            return {"seq": entry.seq, "key": entry.key, "args": entry.args}
+        public = self.game.name in PUBLIC_CHANCE_GAMES
+        if entry.actor == CHANCE:
+            args: dict[str, Any] = {"outcome": entry.action} if public else {}
+            return {"seq": entry.seq, "key": "chance", "args": args}
+        args = {"seat": entry.actor}
+        if public or entry.actor == viewer:
+            args["action"] = entry.action
+        return {"seq": entry.seq, "key": "move", "args": args}
+
+    def message(self, viewer: int | None, deadline: float | None) -> dict[str, JsonValue]:
+        """The full picture for `viewer` (a seat, or None for a spectator)."""
+        return {
+            "type": "state",
+            "version": self.version,
+            "you": viewer,
+            "table": self.summary(),
+            "view": self.game.view(self.state, viewer if self.started else None),
+            "to_move": self.mover(),
+            "deadline": deadline,
+            "log": [self.log_entry(e, viewer) for e in self.entries[-LOG_TAIL:]],
+            "result": self.result(),
+        }
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return "That is not possible now."
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."

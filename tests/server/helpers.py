@@ -1,0 +1,50 @@
+"""Helpers for the server tests: an app on a temporary SQLite file and a seated person."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Any
+
+with warnings.catch_warnings():  # Starlette suggests another HTTP client for its test client
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+    from starlette.testclient import WebSocketTestSession
+
+from spieltisch.server import create_app
+
+__all__ = ["TestClient", "client_for", "join", "make_table", "play_until", "receive_state"]
+
+
+def client_for(path: Path) -> TestClient:
+    path.mkdir(parents=True, exist_ok=True)
+    return TestClient(create_app(f"sqlite:///{path / 'tables.sqlite3'}", bot_delay=0.0))
+
+
+def make_table(client: TestClient, seats: list[str | None], **extra: Any) -> dict[str, Any]:
+    body = {"game": "pickomino", "seats": [{"bot": s} for s in seats], "seed": 7, **extra}
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    return dict(response.json())
+
+
+def join(client: TestClient, table_id: str, name: str, seat: int | None = None) -> str:
+    response = client.post(f"/api/tables/{table_id}/join", json={"name": name, "seat": seat})
+    assert response.status_code == 200, response.text
+    return str(response.json()["token"])
+
+
+def receive_state(ws: WebSocketTestSession) -> dict[str, Any]:
+    """The next state message (errors are returned too, for the caller to check)."""
+    return dict(ws.receive_json())
+
+
+def play_until(ws: WebSocketTestSession, state: dict[str, Any], done: Any) -> dict[str, Any]:
+    """Play the first legal action whenever it is our turn until `done(state)`."""
+    while not done(state):
+        if state["to_move"] == state["you"] and state["view"]["legal_actions"]:
+            action = state["view"]["legal_actions"][0]
+            ws.send_json({"type": "action", "action": action, "version": state["version"]})
+        state = receive_state(ws)
+        assert state["type"] == "state", state
+    return state

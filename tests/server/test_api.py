@@ -1,0 +1,243 @@
+"""The REST lobby and the WebSocket tables: play, bad input, bots, leaving, restart."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from spieltisch.core.record import GameRecord, replay
+from spieltisch.core.registry import make_game
+from spieltisch.server.app import MAX_MESSAGE
+from tests.server.helpers import TestClient, client_for, join, make_table, play_until, receive_state
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Any:
+    with client_for(tmp_path) as test_client:
+        yield test_client
+
+
+def socket_url(table_id: str, token: str | None = None) -> str:
+    return f"/api/tables/{table_id}/ws" + (f"?token={token}" if token else "")
+
+
+def test_games_and_schema(client: TestClient) -> None:
+    games = client.get("/api/games").json()
+    pickomino = next(g for g in games if g["name"] == "pickomino")
+    assert "optimal" in pickomino["bots"]
+    assert {o["name"] for o in pickomino["options"]} >= {"short_game"}
+    schema = client.get("/openapi.json").json()
+    assert "/api/tables" in schema["paths"]
+    assert "/api/tables/{table_id}/join" in schema["paths"]
+
+
+def test_create_list_join_and_full(client: TestClient) -> None:
+    table = make_table(client, [None, None])
+    assert table["status"] == "waiting"
+    assert [t["id"] for t in client.get("/api/tables").json()] == [table["id"]]
+    join(client, table["id"], "Anna")
+    join(client, table["id"], "  Bert\n ")
+    info = client.get(f"/api/tables/{table['id']}").json()
+    assert info["status"] == "playing"
+    assert [s["name"] for s in info["seats"]] == ["Anna", "Bert"]
+    full = client.post(f"/api/tables/{table['id']}/join", json={"name": "Cleo"})
+    assert full.status_code == 409
+    assert "watch" in full.json()["message"]
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"game": "chess", "seats": [{}, {}]}, "unknown game"),
+        ({"game": "pickomino", "seats": [{}]}, "2 to 7"),
+        ({"game": "pickomino", "seats": [{}, {"bot": "wizard"}]}, "no bot 'wizard'"),
+        ({"game": "pickomino", "seats": [{}, {}], "options": {"colour": 1}}, "unknown option"),
+        ({"game": "pickomino", "seats": [{}, {}], "clock": 1}, "5 to 3600"),
+    ],
+)
+def test_create_errors_are_sentences(client: TestClient, body: dict[str, Any], words: str) -> None:
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 400
+    assert words in response.json()["message"]
+
+
+def test_bad_names_and_unknown_table(client: TestClient) -> None:
+    table = make_table(client, [None, "greedy"])
+    empty = client.post(f"/api/tables/{table['id']}/join", json={"name": " \t"})
+    assert empty.status_code == 400
+    long = client.post(f"/api/tables/{table['id']}/join", json={"name": "x" * 40})
+    assert "at most 32" in long.json()["message"]
+    assert client.get("/api/tables/nope").status_code == 404
+
+
+def test_a_whole_game_against_a_bot(client: TestClient) -> None:
+    table = make_table(client, [None, "greedy"])
+    token = join(client, table["id"], "Anna")
+    with client.websocket_connect(socket_url(table["id"], token)) as ws:
+        state = receive_state(ws)
+        assert state["you"] == 0
+        final = play_until(ws, state, lambda s: s["result"] is not None)
+    assert final["table"]["status"] == "over"
+    record = GameRecord.from_json(client.get(f"/api/tables/{table['id']}/record").json())
+    game = make_game("pickomino", record.options)
+    assert list(game.scores(replay(record))) == final["result"]["scores"]
+    steps = client.get(f"/api/tables/{table['id']}/replay").json()["steps"]
+    assert len(steps) == len(record.actions) + 1
+    assert steps[-1]["view"]["winners"] == final["result"]["winners"]
+    assert client.get("/api/tables").json() == []
+
+
+def test_record_only_when_over(client: TestClient) -> None:
+    table = make_table(client, [None, "greedy"])
+    response = client.get(f"/api/tables/{table['id']}/record")
+    assert response.status_code == 409
+    assert "once the game is over" in response.json()["message"]
+
+
+def expect_error(ws: Any, code: str) -> dict[str, Any]:
+    message = receive_state(ws)
+    assert message["type"] == "error", message
+    assert message["code"] == code, message
+    assert message["message"].endswith("."), message
+    return message
+
+
+def test_bad_input_is_refused_and_the_socket_stays_usable(client: TestClient) -> None:
+    table = make_table(client, [None, None])
+    anna = join(client, table["id"], "Anna")
+    bert = join(client, table["id"], "Bert")
+    with (
+        client.websocket_connect(socket_url(table["id"], anna)) as ws,
+        client.websocket_connect(socket_url(table["id"], bert)) as other,
+    ):
+        state = receive_state(ws)
+        receive_state(other)
+        version = state["version"]
+        legal = state["view"]["legal_actions"]
+        ws.send_text("{not json")
+        expect_error(ws, "bad_json")
+        ws.send_text(json.dumps({"type": "action", "action": "x" * MAX_MESSAGE}))
+        expect_error(ws, "too_large")
+        ws.send_json([1, 2])
+        expect_error(ws, "bad_message")
+        ws.send_json({"type": "dance"})
+        expect_error(ws, "bad_message")
+        ws.send_json({"type": "action", "action": legal[0], "version": version - 1})
+        assert "has changed" in expect_error(ws, "stale_version")["message"]
+        ws.send_json({"type": "action", "action": legal[0]})
+        expect_error(ws, "no_version")
+        ws.send_json({"type": "action", "action": "steal", "version": version})
+        expect_error(ws, "illegal_action")
+        other.send_json({"type": "action", "action": legal[0], "version": version})
+        assert "Anna is to move" in expect_error(other, "not_your_turn")["message"]
+        ws.send_json({"type": "sync"})
+        again = receive_state(ws)
+        assert again["version"] == version
+        ws.send_json({"type": "action", "action": legal[0], "version": version})
+        assert receive_state(ws)["version"] == version + 1
+        assert receive_state(other)["version"] == version + 1
+
+
+def test_wrong_token_watches_and_spectators_cannot_act(client: TestClient) -> None:
+    table = make_table(client, [None, "greedy"])
+    join(client, table["id"], "Anna")
+    with client.websocket_connect(socket_url(table["id"], "forged")) as ws:
+        expect_error(ws, "bad_token")
+        state = receive_state(ws)
+        assert state["you"] is None
+        assert state["view"]["legal_actions"] == []
+        ws.send_json({"type": "action", "action": "take 1", "version": state["version"]})
+        expect_error(ws, "spectator")
+        ws.send_json({"type": "sync"})
+        assert receive_state(ws)["type"] == "state"
+
+
+def test_leaving_mid_game_hands_the_seat_to_a_bot(client: TestClient) -> None:
+    table = make_table(client, [None, None])
+    anna = join(client, table["id"], "Anna")
+    bert = join(client, table["id"], "Bert")
+    response = client.post(f"/api/tables/{table['id']}/leave", json={"token": bert})
+    assert response.status_code == 200
+    seat = response.json()["seats"][1]
+    assert seat["replaced"] and seat["bot"] == "optimal"
+    forged = client.post(f"/api/tables/{table['id']}/leave", json={"token": bert})
+    assert forged.status_code == 403
+    with client.websocket_connect(socket_url(table["id"], anna)) as ws:
+        final = play_until(ws, receive_state(ws), lambda s: s["result"] is not None)
+    assert final["result"]["replaced_by_bot"] == [1]
+    record = client.get(f"/api/tables/{table['id']}/record").json()
+    assert record["meta"]["replaced_by_bot"] == [1]
+
+
+def test_leaving_before_the_start_frees_the_seat(client: TestClient) -> None:
+    table = make_table(client, [None, None])
+    anna = join(client, table["id"], "Anna")
+    client.post(f"/api/tables/{table['id']}/leave", json={"token": anna})
+    seats = client.get(f"/api/tables/{table['id']}").json()["seats"]
+    assert seats[0]["open"]
+
+
+def test_restart_continues_every_table(tmp_path: Path) -> None:
+    """A new server on the same file has the same states, versions, tokens and dice."""
+    with client_for(tmp_path) as first:
+        table = make_table(first, [None, None])
+        anna = join(first, table["id"], "Anna")
+        bert = join(first, table["id"], "Bert")
+        tokens = {0: anna, 1: bert}
+        with first.websocket_connect(socket_url(table["id"], anna)) as ws:
+            _play_both(first, table["id"], tokens, receive_state(ws), 12)
+            ws.send_json({"type": "sync"})
+            state = receive_state(ws)
+            while state["version"] < 12:
+                state = receive_state(ws)
+    # The database is all that survives: the same rows must give the same game onwards.
+    with (
+        client_for(tmp_path) as second,
+        second.websocket_connect(socket_url(table["id"], anna)) as ws,
+    ):
+        again = receive_state(ws)
+        assert again["version"] == state["version"]
+        assert again["view"] == state["view"]
+        assert again["you"] == 0
+        after_restart = _play_both(second, table["id"], tokens, again, 40)
+    with client_for(tmp_path / "other") as fresh:
+        copy = make_table(fresh, [None, None])
+        tokens = {0: join(fresh, copy["id"], "Anna"), 1: join(fresh, copy["id"], "Bert")}
+        with fresh.websocket_connect(socket_url(copy["id"], tokens[0])) as ws:
+            start = receive_state(ws)
+        uninterrupted = _play_both(fresh, copy["id"], tokens, start, 40)
+    assert after_restart == uninterrupted
+
+
+def _play_both(
+    client: TestClient, table_id: str, tokens: dict[int, str], state: dict[str, Any], until: int
+) -> list[dict[str, Any]]:
+    """Play the first legal action for whichever seat is to move; the log from version 2 on."""
+    while state["version"] < until and state["result"] is None:
+        seat = state["to_move"]
+        with client.websocket_connect(socket_url(table_id, tokens[seat])) as ws:
+            mine = receive_state(ws)
+            action = mine["view"]["legal_actions"][0]
+            ws.send_json({"type": "action", "action": action, "version": mine["version"]})
+            state = receive_state(ws)
+    with client.websocket_connect(socket_url(table_id)) as ws:
+        log = receive_state(ws)["log"]
+    return [e for e in log if e["key"] in ("move", "chance")]
+
+
+def test_odds_for_the_player_to_move(client: TestClient) -> None:
+    table = make_table(client, [None, "greedy"])
+    join(client, table["id"], "Anna")
+    odds = client.get(f"/api/tables/{table['id']}/odds").json()
+    actions = {o["action"] for o in odds["odds"]}
+    assert actions and all(a.startswith("take") for a in actions)
+    assert all(0 <= o["p_fail"] <= 1 for o in odds["odds"])
+
+
+def test_the_web_client_is_served(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200
+    assert "<html" in page.text.lower() or "<!doctype" in page.text.lower()
