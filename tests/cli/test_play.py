@@ -15,7 +15,7 @@ from spieltisch.cli.play import PlaySession, bot_seeds, seat_names
 from spieltisch.cli.terminal import Console, Style, colour_wanted
 from spieltisch.core.errors import InvalidOptions
 from spieltisch.core.record import load_record, replay, replay_states
-from spieltisch.core.registry import make_game
+from spieltisch.core.registry import game_names, make_game
 from spieltisch.games.pickomino import Phase, PickominoState
 from spieltisch.games.pickomino.data import TILES
 
@@ -363,7 +363,7 @@ def test_a_resumed_game_goes_on_as_it_would_have(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        ([], "name the game to play (pickomino), or --resume a saved one"),
+        ([], f"name the game to play ({', '.join(game_names())}), or --resume a saved one"),
         (["--resume", "{path}", "--option", "short_game=true"], "keeps its options and seed"),
         (["chess", "--resume", "{path}"], "holds a game of pickomino, not chess"),
         (["--resume", "{path}", "--seats", "you,greedy,greedy"], "has 2 seats, not 3"),

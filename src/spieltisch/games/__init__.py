@@ -1,5 +1,5 @@
 """Every game of the table; importing this package registers them all."""
 
-from spieltisch.games import pickomino
+from spieltisch.games import karolinchen, pickomino
 
-__all__ = ["pickomino"]
+__all__ = ["karolinchen", "pickomino"]

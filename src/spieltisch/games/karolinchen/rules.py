@@ -1,0 +1,331 @@
+"""Karolinchen: the pure rules.
+
+The spec is `shared/rules/karolinchen.md`. Dice are chance nodes: the rules never roll, a
+`Dice` outcome (how many rolled dice show each colour) is applied like any other action. Every
+forced step (look, place, end of turn, eating) happens inside `apply`; the only decisions are
+which card to lay next and, when the `auto_take` option is off, whether to take the dice for it.
+`trace` tells the forced steps of one action, for commentary.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import replace
+from fractions import Fraction
+
+from spieltisch.core.errors import IllegalAction
+from spieltisch.core.options import options_to_json, parse_options
+from spieltisch.core.protocol import CHANCE, Game, JsonValue, Mover
+from spieltisch.core.registry import register_game
+from spieltisch.games.karolinchen import notation
+from spieltisch.games.karolinchen.data import COUNTS, DICE, FRUITS, NUM_FRUITS
+from spieltisch.games.karolinchen.state import (
+    LEAVE,
+    NO_DICE,
+    TAKE,
+    Action,
+    Dice,
+    FirstSeat,
+    KarolinchenOptions,
+    KarolinchenState,
+    Lay,
+    Leave,
+    Phase,
+    Step,
+    Tails,
+    Take,
+    dice_outcomes,
+    dice_sampler,
+    tail_outcomes,
+)
+
+__all__ = ["Karolinchen"]
+
+
+class _Table:
+    """A position being worked on inside one `apply`: mutable, never seen outside."""
+
+    __slots__ = ("cards", "covered", "eaten", "log", "middle", "players", "seat", "turn")
+
+    def __init__(self, state: KarolinchenState, log: list[Step] | None) -> None:
+        self.seat = state.seat
+        self.middle = list(state.middle)
+        self.cards = list(state.cards)
+        self.eaten = list(state.eaten)
+        self.covered = list(state.covered)
+        self.turn = state.turn
+        self.players = len(state.cards)
+        self.log = log
+
+    def state(self, phase: Phase) -> KarolinchenState:
+        middle = NO_DICE if phase is Phase.ROLL else tuple(self.middle)
+        return KarolinchenState(
+            phase,
+            self.seat,
+            middle,
+            tuple(self.cards),
+            tuple(self.eaten),
+            tuple(self.covered),
+            self.turn,
+        )
+
+    def free(self, seat: int) -> int:
+        laid = sum(COUNTS[fruit] for fruit in self.cards[seat])
+        return laid - self.eaten[seat] - self.covered[seat]
+
+
+# --- the forced steps of a turn ----------------------------------------------------------------
+def _place(table: _Table) -> KarolinchenState:
+    """The seat to move puts matching dice on its current card, up to its free fruits; then it
+    wins, chooses its next card, or its turn ends."""
+    seat = table.seat
+    cards = table.cards[seat]
+    fruit = cards[-1]
+    free = table.free(seat)
+    count = min(table.middle[fruit], free)
+    if count:
+        table.middle[fruit] -= count
+        table.covered[seat] += count
+        if table.log is not None:
+            table.log.append(Step("take", seat, fruit, count))
+    if count < free:
+        return _end_turn(table)
+    if len(cards) == NUM_FRUITS:
+        if table.log is not None:
+            table.log.append(Step("win", seat, fruit))
+        return table.state(Phase.OVER)
+    if table.log is not None:
+        table.log.append(Step("full", seat, fruit))
+    return table.state(Phase.CHOOSE)
+
+
+def _end_turn(table: _Table) -> KarolinchenState:
+    """Eat if the middle is empty, then the next seat looks at the middle."""
+    table.turn += 1
+    table.seat = (table.seat + 1) % table.players
+    if not any(table.middle):
+        _eat(table)
+        if table.log is not None:
+            table.log.append(Step("roll", table.seat, number=DICE))
+        return table.state(Phase.ROLL)
+    return _look(table)
+
+
+def _look(table: _Table) -> KarolinchenState:
+    """Matching dice in the middle are taken without rolling; otherwise the seat rolls them."""
+    fruit = table.cards[table.seat][-1]
+    if table.middle[fruit]:
+        return _place(table)
+    if table.log is not None:
+        waiting = sum(table.middle)
+        table.log.append(Step("miss", table.seat, fruit, waiting))
+        table.log.append(Step("roll", table.seat, number=waiting))
+    return table.state(Phase.ROLL)
+
+
+def _eat(table: _Table) -> None:
+    """Every worm eats the fruits under its dice; the dice go back to the middle, unrolled."""
+    for seat in range(table.players):
+        before, after = table.eaten[seat], table.eaten[seat] + table.covered[seat]
+        table.eaten[seat], table.covered[seat] = after, 0
+        if table.log is not None:
+            table.log.append(Step("eat", seat, number=after - before))
+            table.log.extend(_grown(seat, table.cards[seat], before, after))
+    table.middle = list(NO_DICE)
+
+
+def _grown(seat: int, cards: tuple[int, ...], before: int, after: int) -> list[Step]:
+    """The cards whose last fruit was eaten between `before` and `after`."""
+    steps, end = [], 0
+    for fruit in cards:
+        end += COUNTS[fruit]
+        if before < end <= after:
+            steps.append(Step("grow", seat, fruit))
+    return steps
+
+
+# --- the game ------------------------------------------------------------------------------
+@register_game
+class Karolinchen(Game[KarolinchenState, Action]):
+    name = "karolinchen"
+    title = "Karolinchen"
+    rules_version = "1"
+    min_players = 2
+    max_players = 6
+
+    def __init__(self, options: Mapping[str, JsonValue] | None = None) -> None:
+        self.options = parse_options(KarolinchenOptions, options)
+        self._players = self.options.players
+
+    @property
+    def num_players(self) -> int:
+        return self._players
+
+    def options_json(self) -> dict[str, JsonValue]:
+        return options_to_json(self.options)
+
+    # --- positions and moves ----------------------------------------------------------------
+    def new_state(self) -> KarolinchenState:
+        players = self._players
+        start = self.options.start_seat
+        seat = start if isinstance(start, int) else 0
+        zeros = (0,) * players
+        if self.options.tail_fruits == "random":
+            return KarolinchenState(Phase.TAILS, seat, NO_DICE, ((),) * players, zeros, zeros)
+        cards = tuple((fruit,) for fruit in range(players))
+        phase = Phase.START if start == "random" else Phase.DEAL
+        return KarolinchenState(phase, seat, NO_DICE, cards, zeros, zeros)
+
+    def to_move(self, state: KarolinchenState) -> Mover:
+        phase = state.phase
+        if phase is Phase.CHOOSE or phase is Phase.TAKE:
+            return state.seat
+        if phase is Phase.OVER:
+            return None
+        return CHANCE
+
+    def legal_actions(self, state: KarolinchenState) -> list[Action]:
+        if state.phase is Phase.CHOOSE:
+            return [Lay(fruit) for fruit in state.hand(state.seat)]
+        if state.phase is Phase.TAKE:
+            return [TAKE, LEAVE]
+        return [outcome for outcome, _ in self.chance_outcomes(state)]
+
+    def chance_outcomes(self, state: KarolinchenState) -> list[tuple[Action, Fraction]]:
+        phase = state.phase
+        if phase is Phase.ROLL or phase is Phase.DEAL:
+            return list(dice_outcomes(state.dice_in_middle))
+        if phase is Phase.START:
+            share = Fraction(1, self._players)
+            return [(FirstSeat(seat), share) for seat in range(self._players)]
+        if phase is Phase.TAILS:
+            return list(tail_outcomes(self._players))
+        return []
+
+    def sample_chance(self, state: KarolinchenState, rng: random.Random) -> Action:
+        phase = state.phase
+        if phase is Phase.ROLL or phase is Phase.DEAL:
+            table = dice_sampler(state.dice_in_middle)
+            return table[rng.randrange(len(table))]
+        if phase is Phase.START:
+            return FirstSeat(rng.randrange(self._players))
+        if phase is Phase.TAILS:
+            outcomes = tail_outcomes(self._players)
+            return outcomes[rng.randrange(len(outcomes))][0]
+        raise IllegalAction("this is not a chance node")
+
+    def apply(self, state: KarolinchenState, action: Action) -> KarolinchenState:
+        return self._apply(state, action, None)
+
+    def trace(self, state: KarolinchenState, action: Action) -> list[Step]:
+        """The forced steps that `action` sets off, in order (for commentary)."""
+        log: list[Step] = []
+        self._apply(state, action, log)
+        return log
+
+    def _apply(
+        self, state: KarolinchenState, action: Action, log: list[Step] | None
+    ) -> KarolinchenState:
+        phase = state.phase
+        if phase is Phase.ROLL and type(action) is Dice:
+            return self._apply_roll(state, action, log)
+        if phase is Phase.CHOOSE and type(action) is Lay:
+            return self._apply_lay(state, action.fruit, log)
+        if phase is Phase.TAKE and type(action) in (Take, Leave):
+            table = _Table(state, log)
+            return _place(table) if type(action) is Take else _end_turn(table)
+        if phase is Phase.DEAL and type(action) is Dice:
+            self._check_roll(state, action)
+            return _look(_Table(replace(state, middle=action.counts), log))
+        if phase is Phase.START and type(action) is FirstSeat:
+            if not 0 <= action.seat < self._players:
+                raise IllegalAction(f"there is no seat {action.seat}")
+            return replace(state, seat=action.seat, phase=Phase.DEAL)
+        if phase is Phase.TAILS and type(action) is Tails:
+            return self._apply_tails(state, action.fruits)
+        raise IllegalAction(self._phase_error(state, action))
+
+    def _apply_roll(
+        self, state: KarolinchenState, dice: Dice, log: list[Step] | None
+    ) -> KarolinchenState:
+        self._check_roll(state, dice)
+        table = _Table(state, log)
+        table.middle = list(dice.counts)
+        return _place(table)
+
+    def _check_roll(self, state: KarolinchenState, dice: Dice) -> None:
+        counts = dice.counts
+        if len(counts) != NUM_FRUITS or min(counts) < 0 or sum(counts) != state.dice_in_middle:
+            raise IllegalAction(f"a roll must show exactly {state.dice_in_middle} dice")
+
+    def _apply_lay(
+        self, state: KarolinchenState, fruit: int, log: list[Step] | None
+    ) -> KarolinchenState:
+        seat = state.seat
+        if not 0 <= fruit < NUM_FRUITS or fruit in state.cards[seat]:
+            raise IllegalAction(self._lay_error(state, fruit))
+        table = _Table(state, log)
+        table.cards[seat] = (*state.cards[seat], fruit)
+        if self.options.auto_take or not state.middle[fruit]:
+            return _place(table)
+        return table.state(Phase.TAKE)
+
+    def _apply_tails(self, state: KarolinchenState, fruits: tuple[int, ...]) -> KarolinchenState:
+        if (
+            len(fruits) != self._players
+            or len(set(fruits)) != len(fruits)
+            or not all(0 <= fruit < NUM_FRUITS for fruit in fruits)
+        ):
+            raise IllegalAction(
+                f"tail fruits must be {self._players} different fruits, one per seat"
+            )
+        phase = Phase.START if self.options.start_seat == "random" else Phase.DEAL
+        return replace(state, phase=phase, cards=tuple((fruit,) for fruit in fruits))
+
+    # --- results ----------------------------------------------------------------------------
+    def scores(self, state: KarolinchenState) -> tuple[int, ...]:
+        """Fruits eaten or covered per seat (the winner has all 21)."""
+        return tuple(e + c for e, c in zip(state.eaten, state.covered, strict=True))
+
+    def winners(self, state: KarolinchenState) -> tuple[int, ...]:
+        """The seat that covered its last fruit; nobody else, there are no ties."""
+        return (state.seat,) if state.phase is Phase.OVER else ()
+
+    # --- errors that explain ------------------------------------------------------------------
+    def _lay_error(self, state: KarolinchenState, fruit: int) -> str:
+        hand = notation.fruits_text(state.hand(state.seat))
+        if not 0 <= fruit < NUM_FRUITS:
+            return f"there is no such fruit; lay one of your hand: {hand}"
+        return f"your {FRUITS[fruit].name} card is already laid out; lay one of: {hand}"
+
+    def _phase_error(self, state: KarolinchenState, action: Action) -> str:
+        expected = {
+            Phase.TAILS: "the tail fruits are being drawn",
+            Phase.START: "the start seat is being drawn",
+            Phase.DEAL: "the dice are being rolled into the middle",
+            Phase.ROLL: "the dice are being rolled",
+            Phase.CHOOSE: "choose the next card from your hand",
+            Phase.TAKE: "'take' the matching dice for your new card or 'leave' them",
+            Phase.OVER: "the game is over",
+        }[state.phase]
+        return f"'{self.format_action(action)}' is not possible now: {expected}"
+
+    # --- what crosses a boundary --------------------------------------------------------------
+    def view(self, state: KarolinchenState, seat: int | None) -> dict[str, JsonValue]:
+        return notation.view_json(self, state, seat)
+
+    def state_to_json(self, state: KarolinchenState) -> dict[str, JsonValue]:
+        return notation.state_to_json(state)
+
+    def state_from_json(self, data: Mapping[str, JsonValue]) -> KarolinchenState:
+        return notation.state_from_json(self, data)
+
+    def format_action(self, action: Action) -> str:
+        return notation.format_action(action)
+
+    def parse_action(self, state: KarolinchenState, text: str) -> Action:
+        return notation.parse_action(self, state, text)
+
+    def render(self, state: KarolinchenState) -> str:
+        return notation.render(self, state)
