@@ -1,0 +1,658 @@
+"""The ship in MuJoCo: the only module that imports the physics engine.
+
+The model: the ship hangs in a cardan joint (a roll hinge about the ship's long axis, then a
+pitch hinge across it) at the top of the wave cone, with the steel ball below the pivot as the
+counterweight. Hull, mast and the three yards are built from boxes; each yard turns a little
+about the mast and see-saws on its peg. A model holds exactly the cargo taking part in a
+placement (the pieces on board and the new one): compiling one takes about a millisecond, and
+pieces off the ship would cost every step time. Models are cached by their cargo types. A
+piece that falls is parked far from the ship, weightless and at rest.
+
+Determinism: a fixed time step, one thread, and every random number from the numpy Generator
+the caller passes in. A placement starts from a fresh engine state built from a `Board` (all
+velocities zero), so its result depends on its inputs alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from math import cos, pi, radians, sin, sqrt
+
+import mujoco  # type: ignore[import-untyped]
+import numpy as np
+from numpy.typing import NDArray
+
+from spieltisch.games.riffraff.board import (
+    JOINT_NAMES,
+    Board,
+    Fall,
+    PiecePose,
+    Placement,
+    clamp_to_area,
+    piece_type,
+)
+from spieltisch.games.riffraff.data import (
+    AREAS,
+    PIECES,
+    SHIP,
+    TUNING,
+    Tuning,
+    area_shape,
+)
+
+__all__ = [
+    "Frame",
+    "PlacementResult",
+    "ShipModel",
+    "ship_model",
+    "simulate_placement",
+    "tilt_degrees",
+]
+
+Pose = tuple[float, float, float, float, float, float, float]
+_SHIP_GROUP, _CARGO_GROUP, _SEA_GROUP = 0, 1, 2
+_PARK_HEIGHT = 5.0
+_RAY_START = 0.09
+"""Rays looking for the surface under a new piece start this far above the area: below the
+next yard up (yards are 10 cm apart), above any cargo stacked on the area."""
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One sample of the motion for an animation: the time, the ship's joint angles and the
+    pose of every piece taking part (in the order of `PlacementResult.bodies`)."""
+
+    time: float
+    joints: tuple[float, ...]
+    poses: tuple[Pose, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlacementResult:
+    """What one placement did: the ship at rest afterwards, the pieces that fell (in the
+    order they landed), the ship's tilt in degrees, how much it still moved at the end of the
+    window (rad/s), the simulated time, and the sampled motion."""
+
+    board: Board
+    fallen: tuple[Fall, ...]
+    roll: float
+    pitch: float
+    motion: float
+    seconds: float
+    bodies: tuple[int, ...]
+    trajectory: tuple[Frame, ...]
+
+
+def tilt_degrees(joints: tuple[float, ...]) -> tuple[float, float]:
+    """Roll (positive: heeling to starboard) and pitch (positive: bow down) in degrees."""
+    return joints[0] * 180 / pi, joints[1] * 180 / pi
+
+
+# --- the model ----------------------------------------------------------------------------------
+def _f(*values: float) -> str:
+    return " ".join(f"{v:.6g}" for v in values)
+
+
+def _cone_mesh() -> str:
+    (top_radius, top_height), base = SHIP.cone_top, SHIP.cone_base_radius
+    points = []
+    for i in range(16):
+        angle = 2 * pi * i / 16
+        points += [top_radius * cos(angle), top_radius * sin(angle), top_height]
+        points += [base * cos(angle), base * sin(angle), 0.0]
+    return f'<mesh name="cone" vertex="{_f(*points)}"/>'
+
+
+def _cargo_geoms(kind: str) -> list[str]:
+    """The primitives of one cargo type, centred on its bounding box."""
+    g = f'group="{_CARGO_GROUP}"'
+    shapes = {
+        "boat": [f'<geom type="ellipsoid" size="0.035 0.01 0.0075" {g}/>'],
+        "barrel": [f'<geom type="cylinder" size="0.011 0.0125" {g}/>'],
+        "flacon": [
+            f'<geom type="cylinder" size="0.013 0.012" pos="0 0 -0.0105" {g}/>',
+            f'<geom type="cylinder" size="0.0055 0.0105" pos="0 0 0.012" {g}/>',
+        ],
+        "box": [f'<geom type="box" size="0.02 0.015 0.015" {g}/>'],
+        "sailor": [
+            f'<geom type="box" size="0.006 0.005 0.02" pos="0 0 -0.005" {g}/>',
+            f'<geom type="sphere" size="0.006" pos="0 0 0.019" {g}/>',
+            f'<geom type="box" size="0.004 0.009 0.002" pos="0 0 0.009" {g}/>',
+            f'<geom type="box" size="0.004 0.002 0.004" pos="0 0.007 0.013" {g}/>',
+            f'<geom type="box" size="0.004 0.002 0.004" pos="0 -0.007 0.013" {g}/>',
+        ],
+        "plank": [f'<geom type="box" size="0.04 0.0075 0.003" {g}/>'],
+        "rat": [
+            f'<geom type="ellipsoid" size="0.0125 0.0075 0.0075" pos="-0.0075 0 0" {g}/>',
+            f'<geom type="capsule" fromto="0.005 0 0 0.019 0 -0.006" size="0.0015" {g}/>',
+        ],
+        "chest": [
+            f'<geom type="box" size="0.0175 0.011 0.009" pos="0 0 -0.0035" {g}/>',
+            f'<geom type="cylinder" size="0.007 0.0175" pos="0 0 0.0055" euler="0 90 0" {g}/>',
+        ],
+    }
+    return shapes[kind]
+
+
+def _cargo_body(index: int, kind: int) -> str:
+    spec = PIECES[kind]
+    condim = 6 if spec.rolls else 4
+    contact = f'condim="{condim}" contype="2" conaffinity="3" '
+    geoms = "".join(_cargo_geoms(spec.name)).replace("<geom ", "<geom " + contact)
+    park = _f(*_park_position(index))
+    return f'<body name="cargo{index}" pos="{park}"><freejoint name="cargo{index}"/>{geoms}</body>'
+
+
+def _park_position(index: int) -> tuple[float, float, float]:
+    return (2.0 + 0.5 * (index % 8), 2.0 + 0.5 * (index // 8), _PARK_HEIGHT)
+
+
+def _yard_body(number: int, tuning: Tuning) -> str:
+    yard = SHIP.yards[number]
+    name = yard.areas[0]
+    centre = SHIP.deck_height + yard.height - SHIP.yard_thickness / 2
+    size = _f(SHIP.yard_width / 2, yard.length / 2, SHIP.yard_thickness / 2)
+    joint = f'damping="{tuning.yard_damping}" frictionloss="{tuning.yard_friction}"'
+    return (
+        f'<body name="yard{name}" pos="0 0 {centre:.6g}">'
+        f'<joint name="turn{name}" type="hinge" axis="0 0 1" range="-{SHIP.yard_turn_range} '
+        f'{SHIP.yard_turn_range}" {joint}/>'
+        f'<joint name="seesaw{name}" type="hinge" axis="1 0 0" '
+        f'range="-{SHIP.yard_seesaw_range} {SHIP.yard_seesaw_range}" {joint}/>'
+        f'<geom name="yard{name}" type="box" size="{size}" mass="{yard.mass}" '
+        f'group="{_SHIP_GROUP}" contype="1" conaffinity="2"/></body>'
+    )
+
+
+def _ship_body(tuning: Tuning) -> str:
+    length, width, height = SHIP.hull_size
+    hull_z = SHIP.deck_height - height / 2
+    mast_z = SHIP.deck_height + SHIP.mast_height / 2
+    mast = SHIP.mast_width / 2
+    ship = f'group="{_SHIP_GROUP}" contype="1" conaffinity="2"'
+    hinge = f'damping="{tuning.joint_damping}" range="-{SHIP.joint_range} {SHIP.joint_range}"'
+    yards = "".join(_yard_body(i, tuning) for i in range(len(SHIP.yards)))
+    return (
+        f'<body name="roll" pos="0 0 {SHIP.pivot_height}">'
+        f'<joint name="roll" type="hinge" axis="1 0 0" {hinge}/>'
+        f'<inertial pos="0 0 0" mass="0.001" diaginertia="1e-7 1e-7 1e-7"/>'
+        f'<body name="ship"><joint name="pitch" type="hinge" axis="0 1 0" {hinge}/>'
+        f'<geom name="ball" type="sphere" size="{SHIP.ball_radius}" pos="0 0 -{tuning.ball_drop}" '
+        f'mass="{tuning.ball_mass}" contype="0" conaffinity="0" group="{_SHIP_GROUP}"/>'
+        f'<geom name="rod" type="cylinder" fromto="0 0 -{tuning.ball_drop} 0 0 {hull_z:.6g}" '
+        f'size="0.003" mass="{SHIP.rod_mass}" contype="0" conaffinity="0" group="3"/>'
+        f'<geom name="hull" type="box" size="{_f(length / 2, width / 2, height / 2)}" '
+        f'pos="0 0 {hull_z:.6g}" mass="{SHIP.hull_mass}" {ship}/>'
+        f'<geom name="mast" type="box" size="{_f(mast, mast, SHIP.mast_height / 2)}" '
+        f'pos="0 0 {mast_z:.6g}" mass="{SHIP.mast_mass}" {ship}/>'
+        f"{yards}</body></body>"
+    )
+
+
+def model_xml(types: tuple[int, ...], tuning: Tuning = TUNING) -> str:
+    """The MJCF text of the ship with cargo pieces of `types` (body 'cargoN' is types[N])."""
+    cargo = "".join(_cargo_body(i, kind) for i, kind in enumerate(types))
+    friction = _f(tuning.friction, 0.005, tuning.rolling_friction)
+    return (
+        '<mujoco model="riffraff">'
+        f'<option timestep="{tuning.timestep!r}" cone="elliptic" impratio="{tuning.impratio}" '
+        'iterations="50" ls_iterations="20"/>'
+        '<visual><global offwidth="1280" offheight="960"/></visual>'
+        f'<default><geom friction="{friction}" solref="{tuning.solref} 1" density="650"/></default>'
+        f"<asset>{_cone_mesh()}</asset>"
+        "<worldbody>"
+        '<light pos="0.3 -0.5 1.2" dir="-0.3 0.5 -1" directional="true"/>'
+        f'<geom name="table" type="box" size="0.6 0.6 0.01" pos="0 0 -0.01" group="{_SEA_GROUP}" '
+        'contype="4" conaffinity="2" rgba="0.55 0.4 0.25 1"/>'
+        f'<geom name="cone" type="mesh" mesh="cone" group="{_SEA_GROUP}" contype="4" '
+        'conaffinity="2" rgba="0.2 0.45 0.8 1"/>'
+        f"{_ship_body(tuning)}{cargo}</worldbody></mujoco>"
+    )
+
+
+class ShipModel:
+    """The compiled model with its lookup tables; cargo is addressed by slot (0, 1, ...)."""
+
+    def __init__(self, types: tuple[int, ...], tuning: Tuning = TUNING) -> None:
+        self.tuning = tuning
+        self.types = types
+        cargo_count = len(types)
+        self.cargo_count = cargo_count
+        self.model = mujoco.MjModel.from_xml_string(model_xml(types, tuning))
+        self._set_cargo_masses()
+        m = self.model
+        self.cargo_body = np.array(
+            [self._id(mujoco.mjtObj.mjOBJ_BODY, f"cargo{i}") for i in range(cargo_count)]
+        )
+        self.cargo_qpos = np.array([m.jnt_qposadr[m.body_jntadr[b]] for b in self.cargo_body])
+        self.cargo_dof = np.array([m.jnt_dofadr[m.body_jntadr[b]] for b in self.cargo_body])
+        self.joint_qpos = np.array(
+            [m.jnt_qposadr[self._id(mujoco.mjtObj.mjOBJ_JOINT, n)] for n in JOINT_NAMES]
+        )
+        self.joint_dof = np.array(
+            [m.jnt_dofadr[self._id(mujoco.mjtObj.mjOBJ_JOINT, n)] for n in JOINT_NAMES]
+        )
+        self.ship_body = self._id(mujoco.mjtObj.mjOBJ_BODY, "ship")
+        self.yard_bodies = tuple(
+            self._id(mujoco.mjtObj.mjOBJ_BODY, f"yard{y.areas[0]}") for y in SHIP.yards
+        )
+        self.hull_geom = self._id(mujoco.mjtObj.mjOBJ_GEOM, "hull")
+        self.yard_geoms = tuple(
+            self._id(mujoco.mjtObj.mjOBJ_GEOM, f"yard{y.areas[0]}") for y in SHIP.yards
+        )
+        sea = [self._id(mujoco.mjtObj.mjOBJ_GEOM, n) for n in ("table", "cone")]
+        self.is_sea = np.zeros(m.ngeom, dtype=bool)
+        self.is_sea[sea] = True
+        body_to_cargo = np.full(m.nbody, -1)
+        body_to_cargo[self.cargo_body] = np.arange(cargo_count)
+        self.geom_cargo = body_to_cargo[m.geom_bodyid]
+        self.ship_only = np.array([1, 0, 0, 0, 0, 0], dtype=np.uint8)
+        self.ship_and_cargo = np.array([1, 1, 0, 0, 0, 0], dtype=np.uint8)
+
+    def _id(self, kind: mujoco.mjtObj, name: str) -> int:
+        return int(mujoco.mj_name2id(self.model, kind, name))
+
+    def _set_cargo_masses(self) -> None:
+        """Give every cargo body its mass from the data table (inertia scaled alike)."""
+        m = self.model
+        for i in range(self.cargo_count):
+            body = self._id(mujoco.mjtObj.mjOBJ_BODY, f"cargo{i}")
+            scale = PIECES[self.types[i]].mass / m.body_mass[body]
+            m.body_mass[body] *= scale
+            m.body_inertia[body] *= scale
+
+
+def _quiet_warning(message: str) -> None:
+    """MuJoCo's warnings would go to the terminal and a log file; `_Window` reads the
+    warning counters instead."""
+
+
+mujoco.set_mju_user_warning(_quiet_warning)
+
+
+@lru_cache(maxsize=64)
+def ship_model(types: tuple[int, ...]) -> ShipModel:
+    """The shared compiled model for cargo of `types` (built on first use)."""
+    return ShipModel(types)
+
+
+# --- from a board to the engine and back ----------------------------------------------------
+def _load(ship: ShipModel, board: Board) -> mujoco.MjData:
+    """A fresh engine state at rest holding `board` in the first slots (in board order)."""
+    m = ship.model
+    m.body_gravcomp[ship.cargo_body] = 0.0
+    data = mujoco.MjData(m)
+    data.qpos[ship.joint_qpos] = board.joints
+    for slot, piece in enumerate(board.pieces):
+        address = ship.cargo_qpos[slot]
+        data.qpos[address : address + 7] = piece.pose
+    mujoco.mj_forward(m, data)
+    return data
+
+
+def _pose(ship: ShipModel, data: mujoco.MjData, slot: int) -> Pose:
+    address = ship.cargo_qpos[slot]
+    values = data.qpos[address : address + 7].tolist()
+    return (values[0], values[1], values[2], values[3], values[4], values[5], values[6])
+
+
+def _park(ship: ShipModel, data: mujoco.MjData, slot: int) -> None:
+    address, dof = ship.cargo_qpos[slot], ship.cargo_dof[slot]
+    data.qpos[address : address + 7] = (*_park_position(slot), 1.0, 0.0, 0.0, 0.0)
+    data.qvel[dof : dof + 6] = 0.0
+    ship.model.body_gravcomp[ship.cargo_body[slot]] = 1.0
+
+
+# --- placing a piece ---------------------------------------------------------------------------
+def _part_frame(
+    ship: ShipModel, data: mujoco.MjData, area: int
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """World position and rotation matrix of the part carrying `area` (ship or a yard)."""
+    yard = area_shape(area).yard
+    body = ship.ship_body if yard is None else ship.yard_bodies[yard]
+    return data.xpos[body].copy(), data.xmat[body].reshape(3, 3).copy()
+
+
+def _rotation_z(degrees: float) -> NDArray[np.float64]:
+    c, s = cos(radians(degrees)), sin(radians(degrees))
+    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+_FACE_ROTATIONS = {
+    "up": np.eye(3),
+    "side": np.array([[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]]),
+    "end": np.array([[0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [-1.0, 0.0, 0.0]]),
+}
+_HALF_HEIGHT_AXIS = {"up": 2, "side": 1, "end": 0}
+
+
+def _orientation(placement: Placement, part: NDArray[np.float64]) -> NDArray[np.float64]:
+    shape = area_shape(placement.area)
+    along = float(np.degrees(np.arctan2(shape.u_axis[1], shape.u_axis[0])))
+    turned: NDArray[np.float64] = part @ _rotation_z(along + placement.yaw)
+    result: NDArray[np.float64] = turned @ _FACE_ROTATIONS[placement.face]
+    return result
+
+
+def _surface_below(
+    ship: ShipModel,
+    data: mujoco.MjData,
+    points: list[NDArray[np.float64]],
+    normal: NDArray[np.float64],
+) -> float | None:
+    """The highest surface (ship or cargo) under any of `points`, as a distance along `normal`
+    from the first point's plane; None when nothing is below."""
+    best = None
+    geom = np.zeros(1, dtype=np.int32)
+    for point in points:
+        start = point + normal * _RAY_START
+        distance = mujoco.mj_ray(ship.model, data, start, -normal, ship.ship_and_cargo, 0, -1, geom)
+        if distance >= 0:
+            height = _RAY_START - distance + float(np.dot(point - points[0], normal))
+            best = height if best is None else max(best, height)
+    return best
+
+
+def _release_pose(
+    ship: ShipModel, data: mujoco.MjData, placement: Placement, lift: float
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Where the piece is let go: centred over (u, v), its lowest point `lift` above the
+    highest surface under its footprint."""
+    shape = area_shape(placement.area)
+    origin, part = _part_frame(ship, data, placement.area)
+    x, y = shape.point(placement.u, placement.v)
+    normal = part[:, 2]
+    centre = origin + part @ np.array([x, y, shape.surface])
+    rotation = _orientation(placement, part)
+    half = np.array(PIECES[placement.piece].size) / 2
+    corners = [centre]
+    for sx in (-1, 1):
+        for sy in (-1, 1):
+            corner = rotation @ (half * np.array([sx, sy, 0.0]))
+            corners.append(centre + corner - normal * float(np.dot(corner, normal)))
+    surface = _surface_below(ship, data, corners, normal) or 0.0
+    half_height = float(half[_HALF_HEIGHT_AXIS[placement.face]])
+    position = centre + normal * (surface + half_height + lift)
+    return position, rotation
+
+
+def _quaternion(rotation: NDArray[np.float64]) -> NDArray[np.float64]:
+    quat = np.zeros(4)
+    mujoco.mju_mat2Quat(quat, rotation.reshape(9))
+    return quat
+
+
+@dataclass(frozen=True, slots=True)
+class _Noise:
+    du: float
+    dv: float
+    yaw: float
+    lift: float
+    kick: tuple[float, float]
+
+
+def _draw_noise(
+    generator: np.random.Generator | None, placement: Placement, scale: float, tuning: Tuning
+) -> _Noise:
+    """Execution noise: always six draws in a fixed order, so the stream stays aligned."""
+    if generator is None:
+        return _Noise(0.0, 0.0, 0.0, tuning.release_gap, (0.0, 0.0))
+    draws = generator.standard_normal(6)
+    shape = area_shape(placement.area)
+    return _Noise(
+        du=float(draws[0]) * tuning.noise_position * scale / shape.length,
+        dv=float(draws[1]) * tuning.noise_position * scale / shape.half_width,
+        yaw=float(draws[2]) * tuning.noise_yaw * scale,
+        lift=tuning.release_gap + abs(float(draws[3])) * tuning.noise_height * scale,
+        kick=(
+            float(draws[4]) * tuning.noise_kick * scale,
+            float(draws[5]) * tuning.noise_kick * scale,
+        ),
+    )
+
+
+def noise_scale(area: int, steadiness: float, motion: float, tuning: Tuning = TUNING) -> float:
+    """How much larger than on the deck of a still ship the noise is: it grows with the yard's
+    height and the ship's motion, times the seat's steadiness (0 is a perfect hand)."""
+    yard = area_shape(area).yard
+    height = 0.0 if yard is None else SHIP.yards[yard].height
+    return (
+        steadiness * (1 + tuning.noise_per_metre * height) * (1 + tuning.noise_per_motion * motion)
+    )
+
+
+# --- the settle window -------------------------------------------------------------------------
+class _Window:
+    """Steps the engine until the ship and cargo rest, recording falls and frames."""
+
+    def __init__(
+        self, ship: ShipModel, data: mujoco.MjData, bodies: tuple[int, ...], frames: bool
+    ) -> None:
+        self.ship, self.data = ship, data
+        self.tuning = ship.tuning
+        self.bodies = bodies  # the piece number in each slot
+        self.on_board = list(range(len(bodies)))  # slots
+        self.last_touch = [0.0] * len(bodies)
+        self.fallen: list[Fall] = []
+        self.landing: dict[int, Pose] = {}
+        self.frames: list[Frame] | None = [] if frames else None
+        self.steps = 0
+        self.unstable = False
+
+    @property
+    def time(self) -> float:
+        return self.steps * self.tuning.timestep
+
+    def run(self) -> None:
+        tuning = self.tuning
+        quiet = 0
+        max_steps = round(tuning.settle_max / tuning.timestep)
+        min_steps = round(tuning.settle_min / tuning.timestep)
+        self._sample()
+        while self.steps < max_steps:
+            mujoco.mj_step(self.ship.model, self.data, tuning.check_every)
+            self.steps += tuning.check_every
+            if self.data.warning[mujoco.mjtWarning.mjWARN_BADQACC].number:
+                self.unstable = True  # the engine has reset itself: nothing here is valid
+                return
+            self._check_falls()
+            if self.frames is not None and self.steps % tuning.sample_every < tuning.check_every:
+                self._sample()
+            quiet = quiet + 1 if self._at_rest() else 0
+            if self.steps >= min_steps and quiet >= tuning.rest_checks:
+                break
+        self._sample()
+
+    def motion(self) -> float:
+        """The ship's angular speed (rad/s) at the end of the window."""
+        speeds = self.data.qvel[self.ship.joint_dof[:2]]
+        return float(sqrt(float(np.dot(speeds, speeds))))
+
+    def _at_rest(self) -> bool:
+        limit = self.tuning.rest_speed
+        if self.motion() * 0.3 > limit:
+            return False
+        for slot in self.on_board:
+            dof = self.ship.cargo_dof[slot]
+            velocity = self.data.qvel[dof : dof + 6]
+            if np.abs(velocity[:3]).max() > limit or np.abs(velocity[3:]).max() * 0.02 > limit:
+                return False
+        return True
+
+    def _check_falls(self) -> None:
+        ship, data = self.ship, self.data
+        contacts = data.contact.geom[: data.ncon]
+        cargo = ship.geom_cargo[contacts]
+        sea = ship.is_sea[contacts]
+        landed = set(cargo[:, 0][sea[:, 1]].tolist()) | set(cargo[:, 1][sea[:, 0]].tolist())
+        touching = set(cargo[~sea].tolist())
+        for slot in list(self.on_board):
+            if slot in touching and slot not in landed:
+                self.last_touch[slot] = self.time
+            height = data.xipos[ship.cargo_body[slot], 2]
+            if slot in landed or height < self.tuning.fall_height:
+                self._fall(slot)
+
+    def _fall(self, slot: int) -> None:
+        self.fallen.append(Fall(self.bodies[slot], self.time, self.time - self.last_touch[slot]))
+        self.landing[slot] = _pose(self.ship, self.data, slot)
+        self.on_board.remove(slot)
+        _park(self.ship, self.data, slot)
+
+    def _sample(self) -> None:
+        if self.frames is None:
+            return
+        joints = tuple(self.data.qpos[self.ship.joint_qpos].tolist())
+        poses = tuple(
+            self.landing.get(slot) or _pose(self.ship, self.data, slot)
+            for slot in range(len(self.bodies))
+        )
+        if not self.frames or self.frames[-1].time != self.time:
+            self.frames.append(Frame(self.time, joints, poses))
+
+
+# --- areas of resting pieces -----------------------------------------------------------------
+def _area_of(ship: ShipModel, data: mujoco.MjData, slot: int) -> int:
+    """The area under the piece's centre of mass: the ship part straight below it; when no
+    part is below (a piece hanging over the side), the nearest area."""
+    centre = data.xipos[ship.cargo_body[slot]].copy()
+    geom = np.zeros(1, dtype=np.int32)
+    down = np.array([0.0, 0.0, -1.0])
+    distance = mujoco.mj_ray(ship.model, data, centre, down, ship.ship_only, 0, -1, geom)
+    if distance >= 0:
+        hit = centre + down * distance
+        area = _area_at(ship, data, int(geom[0]), hit)
+        if area is not None:
+            return area
+    return _nearest_area(ship, data, centre)
+
+
+def _local(
+    ship: ShipModel, data: mujoco.MjData, body: int, point: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    result: NDArray[np.float64] = data.xmat[body].reshape(3, 3).T @ (point - data.xpos[body])
+    return result
+
+
+def _area_at(
+    ship: ShipModel, data: mujoco.MjData, geom: int, point: NDArray[np.float64]
+) -> int | None:
+    if geom == ship.hull_geom:
+        x, y, _ = _local(ship, data, ship.ship_body, point)
+        return (1 if y >= 0 else 2) if x >= 0 else (3 if y >= 0 else 4)
+    if geom in ship.yard_geoms:
+        yard = ship.yard_geoms.index(geom)
+        _, y, _ = _local(ship, data, ship.yard_bodies[yard], point)
+        port, starboard = SHIP.yards[yard].areas
+        return port if y >= 0 else starboard
+    return None
+
+
+def _nearest_area(ship: ShipModel, data: mujoco.MjData, centre: NDArray[np.float64]) -> int:
+    best, best_distance = AREAS[0], float("inf")
+    for area in AREAS:
+        shape = area_shape(area)
+        origin, part = _part_frame(ship, data, area)
+        x, y = shape.point(0.5, 0.0)
+        middle = origin + part @ np.array([x, y, shape.surface])
+        distance = float(np.linalg.norm(centre - middle))
+        if distance < best_distance:
+            best, best_distance = area, distance
+    return best
+
+
+# --- one placement ----------------------------------------------------------------------------
+def free_body(board: Board, piece: int, cargo_count: int) -> int:
+    """The lowest-numbered piece of type `piece` that is not on board."""
+    used = set(board.bodies())
+    for body in range(piece, cargo_count, len(PIECES)):
+        if body not in used:
+            return body
+    raise ValueError(f"every {PIECES[piece].name} is already on board")
+
+
+def simulate_placement(
+    board: Board,
+    placement: Placement,
+    body: int,
+    generator: np.random.Generator | None = None,
+    steadiness: float = 1.0,
+    motion: float = 0.0,
+    frames: bool = True,
+) -> PlacementResult:
+    """Put piece number `body` on the ship as `placement` says and run the settle window.
+
+    Without a generator the piece is let go exactly where asked (no noise, no kick). With
+    one, the point, yaw and release height get Gaussian noise and the ship a small kick, all
+    drawn from it and scaled by `noise_scale`. The placement must be allowed (see
+    `board.footprint_problem`); noise never carries the footprint across the area's inner
+    edges.
+    """
+    bodies = (*board.bodies(), body)
+    ship = ship_model(tuple(piece_type(b) for b in bodies))
+    tuning = ship.tuning
+    data = _load(ship, board)
+    scale = noise_scale(placement.area, steadiness, motion, tuning)
+    noise = _draw_noise(generator, placement, scale, tuning)
+    moved = replace(
+        placement,
+        u=placement.u + noise.du,
+        v=placement.v + noise.dv,
+        yaw=placement.yaw + noise.yaw,
+    )
+    position, rotation = _release_pose(ship, data, clamp_to_area(moved), noise.lift)
+    address = ship.cargo_qpos[len(bodies) - 1]
+    data.qpos[address : address + 3] = position
+    data.qpos[address + 3 : address + 7] = _quaternion(rotation)
+    data.qvel[ship.joint_dof[:2]] = noise.kick
+    mujoco.mj_forward(ship.model, data)
+    window = _Window(ship, data, bodies, frames)
+    window.run()
+    if window.unstable:
+        return _slipped(board, body, window.time)
+    return _result(ship, window)
+
+
+def _slipped(board: Board, body: int, seconds: float) -> PlacementResult:
+    """The rare placement the engine cannot integrate: the piece counts as slipping from the
+    hand and falling at once, the ship stays as it was (deterministic, like every result)."""
+    roll, pitch = tilt_degrees(board.joints)
+    return PlacementResult(board, (Fall(body, 0.0, 0.0),), roll, pitch, 0.0, seconds, (body,), ())
+
+
+def _result(ship: ShipModel, window: _Window) -> PlacementResult:
+    data = window.data
+    resting = sorted(window.on_board, key=lambda slot: window.bodies[slot])
+    pieces = tuple(
+        PiecePose(window.bodies[slot], _area_of(ship, data, slot), _pose(ship, data, slot))
+        for slot in resting
+    )
+    joints = tuple(data.qpos[ship.joint_qpos].tolist())
+    roll, pitch = tilt_degrees(joints)
+    return PlacementResult(
+        board=Board(joints, pieces),
+        fallen=tuple(window.fallen),
+        roll=roll,
+        pitch=pitch,
+        motion=window.motion(),
+        seconds=window.time,
+        bodies=window.bodies,
+        trajectory=tuple(window.frames or ()),
+    )
+
+
+def swing(board: Board, roll_speed: float, seconds: float) -> list[float]:
+    """The roll angle (degrees) every step after pushing the resting `board` sideways with
+    `roll_speed` rad/s (a check of the ship's pendulum; no cargo may be on board)."""
+    if board.pieces:
+        raise ValueError("swing is for the empty ship")
+    ship = ship_model((0,))
+    data = _load(ship, board)
+    _park(ship, data, 0)
+    data.qvel[ship.joint_dof[0]] = roll_speed
+    angles = []
+    for _ in range(round(seconds / ship.tuning.timestep)):
+        mujoco.mj_step(ship.model, data)
+        angles.append(float(data.qpos[ship.joint_qpos[0]]) * 180 / pi)
+    return angles
