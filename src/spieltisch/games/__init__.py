@@ -1,5 +1,5 @@
 """Every game of the table; importing this package registers them all."""
 
-from spieltisch.games import karolinchen, pickomino
+from spieltisch.games import karolinchen, pickomino, riffraff
 
-__all__ = ["karolinchen", "pickomino"]
+__all__ = ["karolinchen", "pickomino", "riffraff"]

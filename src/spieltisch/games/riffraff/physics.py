@@ -45,6 +45,8 @@ __all__ = [
     "Frame",
     "PlacementResult",
     "ShipModel",
+    "generator",
+    "noise_scale",
     "ship_model",
     "simulate_placement",
     "tilt_degrees",
@@ -410,6 +412,11 @@ def _draw_noise(
             float(draws[5]) * tuning.noise_kick * scale,
         ),
     )
+
+
+def generator(seed: int | None) -> np.random.Generator | None:
+    """The noise generator of one placement, seeded from the game's generator (None: none)."""
+    return None if seed is None else np.random.Generator(np.random.PCG64(seed))
 
 
 def noise_scale(area: int, steadiness: float, motion: float, tuning: Tuning = TUNING) -> float:
