@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from spieltisch.core.record import GameRecord, replay
-from spieltisch.core.registry import make_game
+from spieltisch.core.registry import game_class, game_names, make_game
 from spieltisch.server.app import MAX_MESSAGE
 from tests.server.helpers import TestClient, client_for, join, make_table, play_until, receive_state
 
@@ -241,3 +241,30 @@ def test_the_web_client_is_served(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200
     assert "<html" in page.text.lower() or "<!doctype" in page.text.lower()
+
+
+@pytest.mark.parametrize("game_name", game_names())
+def test_each_connection_gets_only_its_own_view(client: TestClient, game_name: str) -> None:
+    """Seats get the game's view for their seat and spectators the public one, nothing more."""
+    game_cls = game_class(game_name)
+    seats = [{"bot": None}] * game_cls.min_players
+    response = client.post("/api/tables", json={"game": game_name, "seats": seats, "seed": 3})
+    table_id = response.json()["id"]
+    tokens = [join(client, table_id, f"P{n}") for n in range(game_cls.min_players)]
+    live = client.app.state.lobby.tables[table_id]  # type: ignore[attr-defined]
+    for seat, token in [*enumerate(tokens), (None, None)]:
+        with client.websocket_connect(socket_url(table_id, token)) as ws:
+            message = receive_state(ws)
+        assert message["you"] == seat
+        assert message["view"] == json.loads(json.dumps(live.game.view(live.state, seat)))
+        assert set(message) == {
+            "type",
+            "version",
+            "you",
+            "table",
+            "view",
+            "to_move",
+            "deadline",
+            "log",
+            "result",
+        }

@@ -29,7 +29,7 @@ __all__ = [
     "stand_in_bot",
 ]
 
-PUBLIC_CHANCE_GAMES = frozenset({"pickomino"})
+PUBLIC_CHANCE_GAMES = frozenset({"pickomino", "karolinchen"})
 """Games whose chance outcomes and moves everybody sees; others log them without details."""
 
 LOG_TAIL = 60

@@ -1,0 +1,470 @@
+// The web client: lobby, live table and replay viewer, switched by the address's #fragment.
+//   #/            the lobby
+//   #/t/ID        a table (the invite link)
+//   #/r/ID        the replay of a finished table
+
+import { api, ApiError, keepName, keepToken, savedName, tokenFor } from "./api.js";
+import { clear, h, replaceChildren } from "./dom.js";
+import { detectLanguage, has, language, LANGUAGES, setLanguage, t } from "./i18n.js";
+import { gameView } from "./games/index.js";
+
+const app = document.getElementById("app");
+let page = null; // the page shown now: { stop(), redraw() }
+
+// --- small helpers ------------------------------------------------------------------------
+export function errorText(error) {
+  const code = error && error.code;
+  return code && has(`err.${code}`) ? t(`err.${code}`) : (error && error.message) || String(error);
+}
+
+let noticeTimer = null;
+export function notify(text) {
+  const box = document.getElementById("notice");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => (box.hidden = true), 4000);
+}
+
+function seatName(seat) {
+  if (seat.name && seat.replaced) return t("table.replaced", { name: seat.name });
+  if (seat.name) return seat.name;
+  if (seat.bot) return `${t("table.bot")} ${seat.bot}`;
+  return t("table.free");
+}
+
+function translateStatic() {
+  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  document.title = t("app.title");
+}
+
+// --- the lobby ------------------------------------------------------------------------------
+function lobbyPage() {
+  let games = [];
+  let tables = [];
+  let timer = null;
+  const form = { game: "pickomino", seats: [null, "optimal"], clock: "" };
+  const root = h("div", { class: "lobby" });
+  app.append(root);
+
+  async function load() {
+    try {
+      [games, tables] = await Promise.all([api("/api/games"), api("/api/tables")]);
+      if (!games.some((g) => g.name === form.game) && games.length) form.game = games[0].name;
+      draw();
+    } catch (error) {
+      notify(errorText(error));
+    }
+  }
+
+  function gameCard(game) {
+    const view = gameView(game.name);
+    const chosen = form.game === game.name;
+    return h("article", { class: `game-card${chosen ? " chosen" : ""}`, "data-game": game.name },
+      h("div", { class: "picture" }, view.picture ? view.picture() : null),
+      h("div", { class: "about" },
+        h("h3", { text: game.title }),
+        h("p", { class: "muted", text: t("lobby.players", { min: game.min_players, max: game.max_players }) }),
+        has(`game.${game.name}.blurb`) ? h("p", { text: t(`game.${game.name}.blurb`) }) : null,
+        has(`game.${game.name}.rules`)
+          ? h("details", {}, h("summary", { text: t("lobby.rules") }), h("p", { text: t(`game.${game.name}.rules`) }))
+          : null,
+        h("button", {
+          class: chosen ? "primary" : "",
+          text: t("lobby.create"),
+          onclick: () => {
+            form.game = game.name;
+            const size = Math.min(Math.max(form.seats.length, game.min_players), game.max_players);
+            form.seats = form.seats.slice(0, size);
+            while (form.seats.length < size) form.seats.push(game.bots[0] || null);
+            form.seats = form.seats.map((s) => (s === null || game.bots.includes(s) ? s : game.bots[0]));
+            draw();
+            document.getElementById("create")?.scrollIntoView({ behavior: "smooth" });
+          },
+        })));
+  }
+
+  function seatChoice(game, index) {
+    const select = h("select", {
+      "data-seat": index,
+      "aria-label": `${t("lobby.seats")} ${index + 1}`,
+      onchange: (event) => (form.seats[index] = event.target.value || null),
+    }, h("option", { value: "", text: t("lobby.person") }),
+    game.bots.map((bot) => h("option", { value: bot, text: t("lobby.bot", { bot }) })));
+    select.value = form.seats[index] || "";
+    return h("li", {}, select);
+  }
+
+  function createForm() {
+    const game = games.find((g) => g.name === form.game);
+    if (!game) return null;
+    const name = h("input", { id: "name", value: savedName(), maxlength: 32, autocomplete: "nickname" });
+    const clock = h("select", { id: "clock", onchange: (e) => (form.clock = e.target.value) },
+      h("option", { value: "", text: t("lobby.no_clock") }),
+      [30, 60, 120].map((n) => h("option", { value: n, text: t("lobby.seconds", { n }) })));
+    clock.value = form.clock;
+    const resize = (delta) => {
+      const size = form.seats.length + delta;
+      if (size < game.min_players || size > game.max_players) return;
+      if (delta > 0) form.seats.push(game.bots[0] || null);
+      else form.seats.pop();
+      draw();
+    };
+    return h("section", { id: "create", class: "panel" },
+      h("h2", { text: `${t("lobby.create")}: ${game.title}` }),
+      h("label", {}, h("span", { text: t("lobby.name") }), name),
+      h("div", { class: "seats-head" }, h("span", { text: t("lobby.seats") }),
+        h("button", { class: "small", text: "−", title: t("lobby.remove_seat"), "aria-label": t("lobby.remove_seat"), onclick: () => resize(-1) }),
+        h("button", { class: "small", text: "+", title: t("lobby.add_seat"), "aria-label": t("lobby.add_seat"), onclick: () => resize(1) })),
+      h("ol", { class: "seat-list" }, form.seats.map((_, i) => seatChoice(game, i))),
+      h("label", {}, h("span", { text: t("lobby.clock") }), clock),
+      h("button", {
+        class: "primary big",
+        id: "make-table",
+        text: t("lobby.start"),
+        onclick: async () => {
+          const who = name.value.trim();
+          const people = form.seats.filter((s) => s === null).length;
+          if (people && !who) return notify(t("lobby.name_needed"));
+          try {
+            const table = await api("/api/tables", {
+              game: form.game,
+              seats: form.seats.map((bot) => ({ bot })),
+              clock: form.clock ? Number(form.clock) : null,
+            });
+            if (people) {
+              keepName(who);
+              const joined = await api(`/api/tables/${table.id}/join`, { name: who });
+              keepToken(table.id, joined.token);
+            }
+            location.hash = `#/t/${table.id}`;
+          } catch (error) {
+            notify(errorText(error));
+          }
+        },
+      }));
+  }
+
+  function tableRow(table) {
+    const free = table.seats.filter((s) => s.open).length;
+    return h("li", { class: "table-row" },
+      h("a", { href: `#/t/${table.id}` },
+        h("strong", { text: table.title }), " ",
+        h("span", { class: "muted", text: t(`lobby.status.${table.status}`) }),
+        free ? h("span", { class: "badge", text: t("lobby.open_seats", { n: free }) }) : null,
+        h("span", { class: "names", text: table.seats.map(seatName).join(" · ") })));
+  }
+
+  function draw() {
+    replaceChildren(root, 
+      h("section", { class: "games" }, h("h2", { text: t("lobby.games") }), h("div", { class: "game-list" }, games.map(gameCard))),
+      createForm(),
+      h("section", { class: "panel" }, h("h2", { text: t("lobby.open") }),
+        tables.length ? h("ul", { class: "tables" }, tables.map(tableRow)) : h("p", { class: "muted", text: t("lobby.none") })));
+  }
+
+  load();
+  timer = setInterval(async () => {
+    try {
+      tables = await api("/api/tables");
+      const list = root.querySelector(".tables, .panel:last-child p");
+      if (list) draw();
+    } catch { /* the next poll tries again */ }
+  }, 5000);
+  return { stop: () => clearInterval(timer), redraw: draw };
+}
+
+// --- a live table ---------------------------------------------------------------------------
+function tablePage(tableId) {
+  const root = h("div", { class: "table-page" });
+  app.append(root);
+  let socket = null;
+  let last = null;
+  let stopped = false;
+  let retry = null;
+  let clockTimer = null;
+  const extras = { odds: localStorage.getItem("spieltisch.odds") === "on", oddsData: null, oddsVersion: -1 };
+
+  function connect() {
+    const token = tokenFor(tableId);
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = token ? `?token=${encodeURIComponent(token)}` : "";
+    socket = new WebSocket(`${scheme}://${location.host}/api/tables/${tableId}/ws${query}`);
+    socket.onmessage = (event) => receive(JSON.parse(event.data));
+    socket.onclose = () => {
+      if (stopped) return;
+      root.classList.add("offline");
+      retry = setTimeout(connect, 1000);
+    };
+    socket.onopen = () => root.classList.remove("offline");
+  }
+
+  function receive(message) {
+    if (message.type === "error") {
+      if (message.code === "bad_token") keepToken(tableId, null);
+      if (message.code === "no_table") stopped = true;
+      notify(errorText(message));
+      if (message.code === "stale_version") send({ type: "sync" });
+      return;
+    }
+    if (message.type !== "state") return;
+    last = message;
+    document.body.dataset.version = String(message.version);
+    draw();
+    loadOdds();
+  }
+
+  function send(message) {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  }
+
+  function act(action) {
+    if (!last) return;
+    root.classList.add("sending");
+    send({ type: "action", action, version: last.version });
+  }
+
+  async function loadOdds() {
+    if (!extras.odds || !last || last.you === null || last.to_move !== last.you) return;
+    if (extras.oddsVersion === last.version || !gameView(last.table.game).hasOdds) return;
+    extras.oddsVersion = last.version;
+    try {
+      const found = await api(`/api/tables/${tableId}/odds`);
+      if (found.version === last.version) {
+        extras.oddsData = found.odds;
+        draw();
+      }
+    } catch { extras.oddsData = null; }
+  }
+
+  async function join(seat) {
+    const name = (document.getElementById("join-name")?.value || "").trim();
+    if (!name) return notify(t("lobby.name_needed"));
+    try {
+      keepName(name);
+      const joined = await api(`/api/tables/${tableId}/join`, { name, seat });
+      keepToken(tableId, joined.token);
+      socket.onclose = null;
+      socket.close();
+      connect();
+    } catch (error) {
+      notify(errorText(error));
+    }
+  }
+
+  async function leave() {
+    const token = tokenFor(tableId);
+    if (!token || !confirm(t("table.leave_confirm"))) return;
+    try {
+      await api(`/api/tables/${tableId}/leave`, { token });
+    } catch (error) {
+      notify(errorText(error));
+    }
+    keepToken(tableId, null);
+    location.hash = "#/";
+  }
+
+  function seatsPanel() {
+    const { table, you, to_move: toMove, view } = last;
+    const scores = view && Array.isArray(view.scores) ? view.scores : null;
+    const canJoin = you === null && !tokenFor(tableId) && table.seats.some((s) => s.open);
+    return h("section", { class: "seats panel" },
+      canJoin ? h("label", { class: "join-name" }, h("span", { text: t("lobby.name") }),
+        h("input", { id: "join-name", value: savedName(), maxlength: 32 })) : null,
+      h("ol", {}, table.seats.map((seat) => h("li", {
+        class: `seat${seat.seat === toMove ? " to-move" : ""}${seat.seat === you ? " mine" : ""}`,
+        "data-seat": seat.seat,
+      },
+      h("span", { class: "seat-name", text: seatName(seat) }),
+      seat.seat === you ? h("span", { class: "badge", text: t("table.you") }) : null,
+      scores ? h("span", { class: "score", text: String(scores[seat.seat]) }) : null,
+      seat.open && canJoin ? h("button", { class: "primary", text: t("table.join"), onclick: () => join(seat.seat) }) : null))));
+  }
+
+  function statusLine() {
+    const { table, you, to_move: toMove } = last;
+    let text = "";
+    if (table.status === "waiting") text = t("table.waiting");
+    else if (table.status === "playing" && toMove !== null) {
+      text = toMove === you ? t("table.your_turn") : t("table.turn_of", { name: seatName(table.seats[toMove]) });
+    }
+    const clock = last.deadline ? h("span", { class: "clock", id: "clock" }) : null;
+    return h("p", { class: `status${toMove !== null && toMove === you ? " mine" : ""}`, id: "status" },
+      text, " ", clock, you === null && table.status !== "waiting" ? h("span", { class: "muted", text: t("table.watching") }) : null);
+  }
+
+  function tickClock() {
+    const node = document.getElementById("clock");
+    if (!node || !last || !last.deadline) return;
+    node.textContent = t("table.clock", { s: Math.max(0, Math.round(last.deadline - Date.now() / 1000)) });
+  }
+
+  function logPanel() {
+    const names = last.table.seats.map(seatName);
+    const view = gameView(last.table.game);
+    const items = last.log.slice().reverse().map((entry) => h("li", { "data-key": entry.key, text: logText(entry, names, view) }));
+    return h("section", { class: "log panel" }, h("h2", { text: t("table.log") }), h("ol", { reversed: true }, items));
+  }
+
+  function resultPanel() {
+    const { result, table, view } = last;
+    if (!result) return null;
+    const names = table.seats.map(seatName);
+    const marked = result.replaced_by_bot.map((seat) => table.seats[seat].name || names[seat]);
+    return h("section", { class: "result panel", id: "result" },
+      h("h2", { text: t("table.result") }),
+      h("p", { class: "winner", text: t("table.won", { names: result.winners.map((w) => names[w]).join(", ") }) }),
+      h("table", {}, h("tbody", {}, table.seats.map((seat) => h("tr", { class: result.winners.includes(seat.seat) ? "won" : "" },
+        h("td", { text: names[seat.seat] }), h("td", { text: String(result.scores[seat.seat]) }))))),
+      marked.length ? h("p", { class: "muted", text: t("table.marked", { names: marked.join(", ") }) }) : null,
+      h("a", { class: "button", href: `#/r/${tableId}`, id: "watch-replay", text: t("table.replay") }),
+      view && view.game ? null : null);
+  }
+
+  function draw() {
+    if (!last) return;
+    root.classList.remove("sending");
+    const { table, you } = last;
+    const invite = `${location.origin}${location.pathname}#/t/${tableId}`;
+    const board = h("section", { class: `board game-${table.game}` });
+    const view = gameView(table.game);
+    view.render(board, {
+      view: last.view,
+      you,
+      toMove: last.to_move,
+      seats: table.seats,
+      names: table.seats.map(seatName),
+      status: table.status,
+      act,
+      odds: extras.odds && last.to_move === you ? extras.oddsData : null,
+      oddsOn: extras.odds,
+      setOdds: (on) => {
+        extras.odds = on;
+        extras.oddsVersion = -1;
+        extras.oddsData = null;
+        localStorage.setItem("spieltisch.odds", on ? "on" : "off");
+        draw();
+        loadOdds();
+      },
+    });
+    replaceChildren(root, 
+      h("div", { class: "table-head" },
+        h("a", { href: "#/", class: "button", text: t("table.back") }),
+        h("h2", { text: table.title }),
+        h("label", { class: "invite" }, h("span", { text: t("table.invite") }),
+          h("input", { readonly: true, value: invite, id: "invite", onclick: (e) => e.target.select() }),
+          h("button", { class: "small", text: t("table.copy"), onclick: () => navigator.clipboard?.writeText(invite).then(() => notify(t("table.copied"))) })),
+        you !== null && table.status === "playing" ? h("button", { class: "small", id: "leave", text: t("table.leave"), onclick: leave }) : null),
+      h("p", { class: "offline-note", text: t("table.offline") }),
+      statusLine(),
+      resultPanel(),
+      h("div", { class: "table-body" }, board, h("aside", {}, seatsPanel(), logPanel())));
+    tickClock();
+  }
+
+  connect();
+  clockTimer = setInterval(tickClock, 1000);
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(retry);
+      clearInterval(clockTimer);
+      if (socket) {
+        socket.onclose = null;
+        socket.close();
+      }
+    },
+    redraw: draw,
+  };
+}
+
+export function logText(entry, names, view) {
+  const args = { ...entry.args };
+  if (typeof args.seat === "number") args.name = args.name || names[args.seat] || `#${args.seat + 1}`;
+  const special = view && view.logText ? view.logText(entry, args) : null;
+  if (special) return special;
+  if (entry.key === "move") return "action" in args ? t("log.move", args) : t("log.move_hidden", args);
+  if (entry.key === "chance") return "outcome" in args ? t("log.chance", args) : t("log.chance_hidden");
+  return has(`log.${entry.key}`) ? t(`log.${entry.key}`, args) : entry.key;
+}
+
+// --- the replay viewer ------------------------------------------------------------------------
+function replayPage(tableId) {
+  const root = h("div", { class: "replay-page" });
+  app.append(root);
+  let data = null;
+  let step = 0;
+
+  function go(to) {
+    step = Math.max(0, Math.min(data.steps.length - 1, to));
+    draw();
+  }
+
+  function draw() {
+    if (!data) return;
+    const current = data.steps[step];
+    const names = data.table.seats.map(seatName);
+    const view = gameView(data.table.game);
+    const board = h("section", { class: `board game-${data.table.game}` });
+    view.render(board, {
+      view: current.view, you: null, toMove: current.view.to_move, seats: data.table.seats, names,
+      status: "replay", act: () => {}, odds: null, oddsOn: false, setOdds: null,
+    });
+    const last = data.steps.length - 1;
+    const entry = current.action === null ? null
+      : { key: current.actor === data.chance ? "chance" : "move", args: current.actor === data.chance ? { outcome: current.action } : { seat: current.actor, action: current.action } };
+    replaceChildren(root, 
+      h("div", { class: "table-head" },
+        h("a", { href: `#/t/${tableId}`, class: "button", text: t("table.back") }),
+        h("h2", { text: `${t("replay.title")}: ${data.table.title}` })),
+      h("div", { class: "replay-controls" },
+        h("button", { id: "replay-first", text: t("replay.first"), onclick: () => go(0) }),
+        h("button", { id: "replay-prev", text: t("replay.prev"), onclick: () => go(step - 1) }),
+        h("input", { type: "range", min: 0, max: last, value: step, "aria-label": t("replay.title"), oninput: (e) => go(Number(e.target.value)) }),
+        h("button", { id: "replay-next", text: t("replay.next"), onclick: () => go(step + 1) }),
+        h("button", { id: "replay-last", text: t("replay.last"), onclick: () => go(last) })),
+      h("p", { class: "status", id: "replay-step", text: t("replay.step", { n: step, total: last }) }),
+      entry ? h("p", { class: "muted", text: logText(entry, names, view) }) : null,
+      board);
+  }
+
+  api(`/api/tables/${tableId}/replay`).then((found) => {
+    data = found;
+    go(0);
+  }).catch((error) => notify(errorText(error)));
+  const keys = (event) => {
+    if (!data) return;
+    if (event.key === "ArrowRight") go(step + 1);
+    if (event.key === "ArrowLeft") go(step - 1);
+  };
+  document.addEventListener("keydown", keys);
+  return { stop: () => document.removeEventListener("keydown", keys), redraw: draw };
+}
+
+// --- start ------------------------------------------------------------------------------------
+function route() {
+  if (page) page.stop();
+  clear(app);
+  const [, kind, id] = location.hash.split("/");
+  if (kind === "t" && id) page = tablePage(decodeURIComponent(id));
+  else if (kind === "r" && id) page = replayPage(decodeURIComponent(id));
+  else page = lobbyPage();
+}
+
+function start() {
+  setLanguage(detectLanguage());
+  const select = document.getElementById("lang");
+  for (const [code, label] of Object.entries(LANGUAGES)) select.append(h("option", { value: code, text: label }));
+  select.value = language();
+  select.addEventListener("change", () => {
+    setLanguage(select.value);
+    translateStatic();
+    if (page) page.redraw();
+  });
+  translateStatic();
+  window.addEventListener("hashchange", route);
+  route();
+}
+
+export { ApiError };
+start();

@@ -1,0 +1,148 @@
+// Pickomino in the browser: the grill, every stack's top tile, the roll to choose from, the dice
+// set aside with the running sum, roll and stop buttons (naming the tile a stop takes), the odds.
+
+import { append, h, s } from "../dom.js";
+import { t } from "../i18n.js";
+
+export const hasOdds = true;
+const FACES = ["1", "2", "3", "4", "5", "w"];
+const PIPS = {
+  1: [[50, 50]],
+  2: [[28, 28], [72, 72]],
+  3: [[25, 25], [50, 50], [75, 75]],
+  4: [[28, 28], [72, 28], [28, 72], [72, 72]],
+  5: [[25, 25], [75, 25], [50, 50], [25, 75], [75, 75]],
+};
+
+function wormsOf(tile) {
+  return Math.floor((tile - 17) / 4);
+}
+
+function worm(x, y, size, cls = "worm") {
+  const k = size / 40;
+  const d = `M ${x - 16 * k} ${y + 4 * k} q ${8 * k} ${-14 * k} ${16 * k} 0 t ${16 * k} 0`;
+  return s("g", { class: cls },
+    s("path", { d, fill: "none", "stroke-width": 7 * k, "stroke-linecap": "round" }),
+    s("circle", { cx: x + 16 * k, cy: y + 4 * k, r: 5 * k }));
+}
+
+export function dieFace(face, extraClass = "") {
+  const body = [s("rect", { x: 4, y: 4, width: 92, height: 92, rx: 16, class: "die-body" })];
+  if (face === 5) body.push(worm(50, 48, 80, "worm on-die"));
+  else for (const [cx, cy] of PIPS[face + 1]) body.push(s("circle", { cx, cy, r: 9, class: "pip" }));
+  return s("svg", { viewBox: "0 0 100 100", class: `die ${extraClass}`, role: "img", "aria-label": FACES[face] }, body);
+}
+
+export function tile(number, state = "grill") {
+  const worms = wormsOf(number);
+  const parts = [s("rect", { x: 2, y: 2, width: 56, height: 86, rx: 8, class: "tile-body" })];
+  if (state !== "down") {
+    parts.push(s("text", { x: 30, y: 32, "text-anchor": "middle", class: "tile-number" }, String(number)));
+    parts.push(s("line", { x1: 8, y1: 42, x2: 52, y2: 42, class: "tile-line" }));
+    for (let i = 0; i < worms; i += 1) parts.push(worm(30, 54 + i * 9, 22));
+  }
+  return s("svg", { viewBox: "0 0 60 90", class: `tile ${state}`, "data-tile": number, role: "img", "aria-label": String(number) }, parts);
+}
+
+export function picture() {
+  return s("svg", { viewBox: "0 0 200 110", class: "game-picture" },
+    s("g", { transform: "translate(6 10)" }, tile(27)),
+    s("g", { transform: "translate(70 14) scale(0.6)" }, dieFace(5)),
+    s("g", { transform: "translate(130 14) scale(0.6)" }, dieFace(3)),
+    s("g", { transform: "translate(100 56) scale(0.45)" }, dieFace(4)));
+}
+
+function diceRow(counts, { clickable, legal, act, odds, kind }) {
+  const groups = [];
+  counts.forEach((count, face) => {
+    if (!count) return;
+    const action = `take ${FACES[face]}`;
+    const allowed = clickable && legal.includes(action);
+    const dice = Array.from({ length: count }, () => dieFace(face));
+    const info = odds && odds[action];
+    const group = allowed
+      ? h("button", { class: "dice-group choosable", "data-action": action, "data-face": FACES[face], title: action, onclick: () => act(action) }, dice)
+      : h("div", { class: `dice-group${clickable ? " blocked" : ""}`, "data-face": FACES[face] }, dice);
+    groups.push(h("div", { class: "dice-slot" }, group, info ? oddsNote(info) : null));
+  });
+  return h("div", { class: `dice-row ${kind}` }, groups);
+}
+
+function oddsNote(info) {
+  return h("span", { class: "odds-note" },
+    t("pk.expected", { worms: info.expected_worms.toFixed(2) }), " · ",
+    t("pk.fail", { p: Math.round(info.p_fail * 100) }));
+}
+
+function stopLabel(action, view, names) {
+  const stop = view.stop || {};
+  if (action === "steal" && stop.steal) return t("pk.steal", { tile: stop.steal.tile, name: names[stop.steal.from] });
+  if (action === "grill" && stop.grill !== null && stop.grill !== undefined) return t("pk.grill", { tile: stop.grill });
+  return t("pk.stop_fail");
+}
+
+function buttons(ctx, legal, odds) {
+  const wanted = legal.filter((a) => ["roll", "steal", "grill", "stop"].includes(a));
+  return h("div", { class: "actions" }, wanted.map((action) => {
+    const label = action === "roll" ? t("pk.roll") : stopLabel(action, ctx.view, ctx.names);
+    const info = odds && odds[action];
+    return h("div", { class: "action-slot" },
+      h("button", { class: `big ${action === "roll" ? "" : "primary"} ${action === "stop" ? "danger" : ""}`, "data-action": action, onclick: () => ctx.act(action) }, label),
+      info ? oddsNote(info) : null);
+  }));
+}
+
+function grill(view) {
+  const onGrill = new Set(view.state.grill);
+  const out = new Set(view.out);
+  const tiles = [];
+  for (let n = 21; n <= 36; n += 1) tiles.push(tile(n, onGrill.has(n) ? "grill" : out.has(n) ? "down" : "taken"));
+  return h("section", { class: "grill" }, h("h3", { text: t("pk.grill_title") }), h("div", { class: "tiles" }, tiles));
+}
+
+function stacks(view, ctx) {
+  return h("section", { class: "stacks" }, view.state.stacks.map((stack, seat) => {
+    const top = stack.length ? stack[stack.length - 1] : null;
+    return h("div", { class: `stack${seat === ctx.toMove ? " to-move" : ""}${seat === ctx.you ? " mine" : ""}`, "data-seat": seat },
+      top === null ? h("div", { class: "tile-space" }) : tile(top, "top"),
+      h("div", { class: "stack-name", text: ctx.names[seat] }),
+      h("div", { class: "muted", text: `${t("pk.tiles", { n: stack.length })} · ${t("pk.worms", { n: view.scores[seat] })}` }));
+  }));
+}
+
+export function render(root, ctx) {
+  const view = ctx.view;
+  if (!view || !view.state) return;
+  const legal = view.legal_actions || [];
+  const mine = ctx.you !== null && ctx.toMove === ctx.you;
+  const odds = ctx.odds ? Object.fromEntries(ctx.odds.map((o) => [o.action, o])) : null;
+  const rolled = view.state.rolled.some((c) => c > 0);
+  const turn = h("section", { class: `turn${mine ? " mine" : ""}` },
+    h("div", { class: "turn-facts" },
+      h("span", { class: "sum", id: "sum", text: t("pk.sum", { sum: view.sum }) }),
+      h("span", { class: view.has_worm ? "worm-yes" : "worm-no", text: view.has_worm ? t("pk.worm_yes") : t("pk.worm_no") }),
+      h("span", { class: "muted", text: t("pk.dice_left", { n: view.dice_left }) })),
+    rolled ? h("p", { class: "hint", text: t("pk.rolled") }) : null,
+    rolled ? diceRow(view.state.rolled, { clickable: mine, legal, act: ctx.act, odds, kind: "rolled" }) : null,
+    view.state.kept.some((c) => c > 0)
+      ? h("div", { class: "kept" }, h("h3", { text: t("pk.kept") }), diceRow(view.state.kept, { clickable: false, legal, act: ctx.act, odds: null, kind: "kept" }))
+      : null,
+    mine ? buttons(ctx, legal, odds) : null,
+    ctx.setOdds && ctx.you !== null
+      ? h("label", { class: "odds-toggle" },
+        h("input", { type: "checkbox", id: "odds", checked: ctx.oddsOn, onchange: (e) => ctx.setOdds(e.target.checked) }),
+        h("span", { text: t("pk.odds") }))
+      : null);
+  append(root, grill(view), stacks(view, ctx), turn);
+}
+
+export function logText(entry, args) {
+  if (entry.key === "chance" && args.outcome && args.outcome.startsWith("=")) {
+    return t("pk.log.dice", { dice: args.outcome.slice(1).split("").map((f) => (f === "w" ? "W" : f)).join(" ") });
+  }
+  if (entry.key !== "move" || !args.action) return null;
+  const [word, face] = args.action.split(" ");
+  if (word === "take") return face === "w" ? t("pk.log.take_w", args) : t("pk.log.take", { ...args, face });
+  if (["roll", "steal", "grill", "stop"].includes(word)) return t(`pk.log.${word}`, args);
+  return null;
+}

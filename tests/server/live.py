@@ -1,0 +1,78 @@
+"""A real server process on a free loopback port, for browser tests and the kill -9 test."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+__all__ = ["LiveServer", "free_port", "start_server"]
+
+START_TIMEOUT = 30.0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class LiveServer:
+    url: str
+    process: subprocess.Popen[bytes]
+    data_dir: Path
+
+    def kill(self) -> None:
+        """Stop the server the hard way (SIGKILL): no shutdown code runs."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+
+def _wait_until_up(url: str, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with status {process.returncode}")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(url + "api/games", timeout=2).status_code == 200:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"the server did not answer at {url} within {START_TIMEOUT} s")
+
+
+def launch(data_dir: Path, port: int, bot_delay: float) -> LiveServer:
+    command = [sys.executable, "-m", "spieltisch", "serve", "--host", "127.0.0.1"]
+    command += ["--port", str(port), "--data-dir", str(data_dir), "--bot-delay", str(bot_delay)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        _wait_until_up(url, process)
+    except RuntimeError:
+        process.kill()
+        process.wait(timeout=10)
+        raise
+    return LiveServer(url, process, data_dir)
+
+
+@contextlib.contextmanager
+def start_server(data_dir: Path, bot_delay: float = 0.0, port: int = 0) -> Iterator[LiveServer]:
+    live = launch(data_dir, port or free_port(), bot_delay)
+    try:
+        yield live
+    finally:
+        if live.process.poll() is None:
+            live.process.terminate()
+            try:
+                live.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                live.process.kill()
+                live.process.wait(timeout=10)

@@ -1,0 +1,193 @@
+"""The web client in Debian's Chromium: whole games by clicking, reload, languages, replay.
+
+The server runs as a real process on a free loopback port; screenshots are kept in
+artifacts/browser/ for people to look at.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.server.live import LiveServer, start_server
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
+LAUNCH_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-extensions",
+    "--disable-sync",
+    "--no-first-run",
+    "--mute-audio",
+]
+STEP_TIMEOUT_MS = 15_000
+MAX_CLICKS = 1500
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
+)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with start_server(tmp_path_factory.mktemp("browser"), bot_delay=0.02) as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    with playwright_api.sync_playwright() as driver:
+        found = driver.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS, timeout=60_000
+        )
+        yield found
+        found.close()
+
+
+def new_page(
+    browser: object, server: LiveServer, locale: str = "en-GB", phone: bool = False
+) -> object:
+    size = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 900}
+    context = browser.new_context(locale=locale, viewport=size)  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.set_default_timeout(STEP_TIMEOUT_MS)
+    page.goto(server.url)
+    return page
+
+
+def shot(page: object, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
+
+
+def make_table(page: object, name: str, bot: str = "greedy") -> None:
+    page.wait_for_selector("#make-table")  # type: ignore[attr-defined]
+    page.fill("#name", name)  # type: ignore[attr-defined]
+    page.select_option("select[data-seat='1']", bot)  # type: ignore[attr-defined]
+    page.click("#make-table")  # type: ignore[attr-defined]
+    page.wait_for_selector(".board .stacks")  # type: ignore[attr-defined]
+
+
+def version(page: object) -> str:
+    return str(page.evaluate("document.body.dataset.version || ''"))  # type: ignore[attr-defined]
+
+
+def click_a_move(page: object) -> bool:
+    """Play one sensible Pickomino move by clicking; False once the result is shown."""
+    page.wait_for_selector(".board [data-action], #result")  # type: ignore[attr-defined]
+    if page.query_selector("#result"):  # type: ignore[attr-defined]
+        return False
+    before = version(page)
+    for selector in (
+        "[data-action='steal']",
+        "[data-action='grill']",
+        ".turn:not(:has(.worm-yes)) [data-action='take w']",
+        ".dice-group.choosable",
+        "[data-action='roll']",
+        "[data-action='stop']",
+    ):
+        target = page.query_selector(f".board {selector}")  # type: ignore[attr-defined]
+        if target:
+            target.click()
+            break
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "v => document.body.dataset.version !== v || !!document.querySelector('#result')",
+        arg=before,
+    )
+    return True
+
+
+def test_a_person_plays_a_whole_game_against_a_bot(browser: object, server: LiveServer) -> None:
+    page = new_page(browser, server)
+    shot(page, "lobby")
+    make_table(page, "Anna <b>&amp;</b>")
+    assert page.inner_text(".seat.mine .seat-name") == "Anna <b>&amp;</b>"  # type: ignore[attr-defined]
+    clicks = 0
+    while click_a_move(page):
+        clicks += 1
+        if clicks == 3:
+            shot(page, "pickomino-playing")
+        assert clicks < MAX_CLICKS, "the game did not end"
+    shot(page, "pickomino-result")
+    assert page.inner_text("#result .winner")  # type: ignore[attr-defined]
+    page.click("#watch-replay")  # type: ignore[attr-defined]
+    page.wait_for_selector("#replay-step")  # type: ignore[attr-defined]
+    page.click("#replay-next")  # type: ignore[attr-defined]
+    page.click("#replay-next")  # type: ignore[attr-defined]
+    assert page.inner_text("#replay-step").startswith("Step 2 of")  # type: ignore[attr-defined]
+    page.click("#replay-last")  # type: ignore[attr-defined]
+    shot(page, "pickomino-replay")
+
+
+def test_a_reload_mid_game_resumes(browser: object, server: LiveServer) -> None:
+    page = new_page(browser, server, phone=True)
+    make_table(page, "Bert", bot="optimal")
+    for _ in range(3):
+        click_a_move(page)
+    page.wait_for_selector(".board [data-action]")  # type: ignore[attr-defined]
+    before = version(page)
+    address = page.url  # type: ignore[attr-defined]
+    page.reload()  # type: ignore[attr-defined]
+    page.wait_for_selector(".board [data-action]")  # type: ignore[attr-defined]
+    assert page.url == address  # type: ignore[attr-defined]
+    assert version(page) == before
+    assert page.inner_text(".seat.mine .seat-name") == "Bert"  # type: ignore[attr-defined]
+    shot(page, "pickomino-phone-after-reload")
+    assert click_a_move(page)
+
+
+def test_the_language_switch(browser: object, server: LiveServer) -> None:
+    page = new_page(browser, server, locale="de-DE")
+    page.wait_for_selector("#make-table")  # type: ignore[attr-defined]
+    assert page.inner_text("#make-table") == "Tisch eröffnen"  # type: ignore[attr-defined]
+    expected = {"fr": "Créer la table", "it": "Apri il tavolo", "nl": "Tafel openen"}
+    for language, words in expected.items():
+        page.select_option("#lang", language)  # type: ignore[attr-defined]
+        assert page.inner_text("#make-table") == words  # type: ignore[attr-defined]
+        assert page.get_attribute("html", "lang") == language  # type: ignore[attr-defined]
+    shot(page, "lobby-dutch")
+    page.select_option("#lang", "en")  # type: ignore[attr-defined]
+    page.reload()  # type: ignore[attr-defined]
+    page.wait_for_selector("#make-table")  # type: ignore[attr-defined]
+    assert page.inner_text("#make-table") == "Make the table"  # type: ignore[attr-defined]
+
+
+def test_two_people_play_karolinchen(browser: object, server: LiveServer) -> None:
+    first = new_page(browser, server)
+    first.wait_for_selector("[data-game='karolinchen'] button")  # type: ignore[attr-defined]
+    first.click("[data-game='karolinchen'] button")  # type: ignore[attr-defined]
+    first.fill("#name", "Lino")  # type: ignore[attr-defined]
+    first.select_option("select[data-seat='1']", "")  # type: ignore[attr-defined]
+    first.click("#make-table")  # type: ignore[attr-defined]
+    first.wait_for_selector(".board .kc-worms")  # type: ignore[attr-defined]
+    invite = first.input_value("#invite")  # type: ignore[attr-defined]
+    second = new_page(browser, server, locale="fr-FR")
+    second.goto(invite)  # type: ignore[attr-defined]
+    second.fill("#join-name", "Sophia")  # type: ignore[attr-defined]
+    second.click(".seat [data-seat] button, .seat button")  # type: ignore[attr-defined]
+    second.wait_for_selector(".seat.mine")  # type: ignore[attr-defined]
+    pages = (first, second)
+    for _ in range(MAX_CLICKS):
+        if all(page.query_selector("#result") for page in pages):  # type: ignore[attr-defined]
+            break
+        for page in pages:
+            target = page.query_selector(".board [data-action]")  # type: ignore[attr-defined]
+            if target:
+                before = version(page)
+                target.click()
+                page.wait_for_function(  # type: ignore[attr-defined]
+                    "v => document.body.dataset.version !== v", arg=before
+                )
+        first.wait_for_timeout(50)  # type: ignore[attr-defined]
+    shot(first, "karolinchen-result-first")
+    shot(second, "karolinchen-result-second")
+    assert first.inner_text("#result .winner") and second.inner_text("#result .winner")  # type: ignore[attr-defined]

@@ -1,0 +1,70 @@
+"""A real server killed with SIGKILL mid-game continues every table after a restart."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+from tests.server.live import LiveServer, free_port, launch
+
+TIMEOUT = 10.0
+
+
+def socket(server: LiveServer, table_id: str, token: str) -> ClientConnection:
+    url = server.url.replace("http", "ws", 1) + f"api/tables/{table_id}/ws?token={token}"
+    return connect(url, open_timeout=TIMEOUT, close_timeout=TIMEOUT)
+
+
+def receive(ws: ClientConnection) -> dict[str, Any]:
+    message = json.loads(ws.recv(timeout=TIMEOUT))
+    assert message["type"] == "state", message
+    return dict(message)
+
+
+def play(server: LiveServer, table_id: str, tokens: list[str], until: int) -> dict[str, Any]:
+    """Both seats play their first legal action until the table reaches version `until`."""
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(socket(server, table_id, token)) for token in tokens]
+        states = [receive(ws) for ws in sockets]
+        while states[0]["version"] < until and states[0]["result"] is None:
+            seat = states[0]["to_move"]
+            mine = states[seat]
+            action = mine["view"]["legal_actions"][0]
+            sockets[seat].send(
+                json.dumps({"type": "action", "action": action, "version": mine["version"]})
+            )
+            states = [receive(ws) for ws in sockets]
+        return states[0]
+
+
+def test_kill_9_and_restart_continue_the_table(tmp_path: Path) -> None:
+    port = free_port()
+    server = launch(tmp_path, port, bot_delay=0.0)
+    try:
+        body = {"game": "pickomino", "seats": [{"bot": None}, {"bot": None}], "seed": 11}
+        table = httpx.post(server.url + "api/tables", json=body, timeout=TIMEOUT).json()
+        tokens = [
+            httpx.post(
+                server.url + f"api/tables/{table['id']}/join", json={"name": n}, timeout=TIMEOUT
+            ).json()["token"]
+            for n in ("Anna", "Bert")
+        ]
+        before = play(server, table["id"], tokens, 25)
+    finally:
+        server.kill()
+    restarted = launch(tmp_path, free_port(), bot_delay=0.0)
+    try:
+        with socket(restarted, table["id"], tokens[0]) as ws:
+            again = receive(ws)
+        assert again["version"] == before["version"]
+        assert again["view"] == before["view"]
+        assert again["you"] == 0
+        after = play(restarted, table["id"], tokens, before["version"] + 10)
+        assert after["version"] >= before["version"] + 10
+    finally:
+        restarted.kill()

@@ -1,0 +1,54 @@
+"""The static web client: every language has every string, and the files are served."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from spieltisch.server.app import WEB_DIR
+
+LANGUAGES = ("en", "de", "fr", "it", "nl")
+
+
+def language_keys() -> dict[str, set[str]]:
+    text = (WEB_DIR / "i18n.js").read_text(encoding="utf-8")
+    found: dict[str, set[str]] = {}
+    for language in LANGUAGES:
+        start = text.index(f"\n  {language}: {{")
+        end = text.index("\n  },", start)
+        keys = set(re.findall(r'^\s+"([\w.]+)":', text[start:end], re.MULTILINE))
+        found[language] = {k for k in keys if not k.endswith("_one")}
+    return found
+
+
+def used_keys() -> set[str]:
+    """Literal keys passed to t(...) anywhere in the client."""
+    keys: set[str] = set()
+    for path in WEB_DIR.rglob("*.js"):
+        keys |= set(re.findall(r'\bt\("([\w.]+)"', path.read_text(encoding="utf-8")))
+    return keys
+
+
+@pytest.mark.parametrize("language", LANGUAGES[1:])
+def test_every_language_has_every_string(language: str) -> None:
+    keys = language_keys()
+    assert keys[language] == keys["en"], keys[language] ^ keys["en"]
+
+
+def test_every_string_used_exists() -> None:
+    assert used_keys() - language_keys()["en"] == set()
+
+
+def test_no_markup_is_built_from_text() -> None:
+    """Names and other text go into text nodes only: no innerHTML anywhere."""
+    for path in WEB_DIR.rglob("*.js"):
+        source = path.read_text(encoding="utf-8")
+        assert "innerHTML" not in source and "insertAdjacentHTML" not in source, path
+
+
+def test_every_module_is_in_the_package() -> None:
+    names = {p.relative_to(WEB_DIR).as_posix() for p in WEB_DIR.rglob("*") if p.is_file()}
+    assert {"index.html", "app.js", "i18n.js", "style.css", "games/pickomino.js"} <= names
+    assert Path(WEB_DIR / "games" / "karolinchen.js").exists()
