@@ -196,7 +196,7 @@ async def serve_socket(
         await websocket.close(code=4404)
         return
     seat = table.seat_of(token)
-    connection = Connection(table_id, seat, websocket.send_json)
+    connection = Connection(table_id, seat, websocket.send_text)
     lobby.connect(connection)
     try:
         if token and seat is None:
@@ -204,7 +204,7 @@ async def serve_socket(
         await lobby.push(table, connection)
         while True:
             text = await websocket.receive_text()
-            await _handle(lobby, connection, table, text)
+            await _handle(lobby, connection, lobby.get(table_id), text)
     except WebSocketDisconnect:
         pass
     finally:
@@ -244,6 +244,5 @@ def _read_message(text: str) -> dict[str, Any]:
 
 
 async def _send_error(connection: Connection, table: LiveTable, error: TableError) -> None:
-    await connection.send(
-        {"type": "error", "code": error.code, "message": error.message, "version": table.version}
-    )
+    message = {"type": "error", "code": error.code, "message": error.message}
+    await connection.send(json.dumps({**message, "version": table.version}))

@@ -1,13 +1,16 @@
 """All tables of a server: creating, joining, playing, pushing views, bots and turn clocks.
 
-Everything runs on one event loop. A change is checked, stored, applied and only then
-pushed to the table's connections, each of which gets the view of its own seat.
+Everything runs on one event loop. A change is checked and applied in memory, then stored,
+and only then pushed to the table's connections, each of which gets the view of its own
+seat. Changes of many tables that arrive together are stored in one transaction (a group
+commit), so the database is not the bottleneck of a busy server.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -19,12 +22,13 @@ from spieltisch.core.errors import InvalidOptions
 from spieltisch.core.options import describe_options
 from spieltisch.core.protocol import JsonValue
 from spieltisch.core.registry import game_class, game_names, make_game
-from spieltisch.server.store import SeatRow, Store, TableRow
+from spieltisch.server.store import EntryRow, SeatRow, Store, TableRow
 from spieltisch.server.table import LiveTable, TableError, stand_in_bot
 
 __all__ = ["Connection", "Lobby", "SeatSpec"]
 
-Send = Callable[[dict[str, JsonValue]], Awaitable[None]]
+Send = Callable[[str], Awaitable[None]]
+Batch = list[tuple[str, EntryRow, SeatRow | None]]
 MAX_NAME = 32
 
 
@@ -37,7 +41,7 @@ class SeatSpec:
 
 @dataclass(eq=False)
 class Connection:
-    """One open WebSocket: a seat (or None for a spectator) and how to send to it."""
+    """One open WebSocket: a seat (or None for a spectator) and how to send text to it."""
 
     table_id: str
     seat: int | None
@@ -59,6 +63,10 @@ class Lobby:
     tables: dict[str, LiveTable] = field(default_factory=dict)
     connections: dict[str, set[Connection]] = field(default_factory=dict)
     timers: dict[str, _Timers] = field(default_factory=dict)
+    _batch: Batch = field(default_factory=list)
+    _next: asyncio.Future[None] | None = None  # resolved once `_batch` is stored
+    _writer: asyncio.Task[None] | None = None
+    _pending: dict[str, asyncio.Future[None]] = field(default_factory=dict)  # table -> commit
 
     # --- start and stop ---------------------------------------------------------------------
     def load(self) -> None:
@@ -122,7 +130,8 @@ class Lobby:
         self.store.add_table(row, seat_rows)
         table = LiveTable.create(row, seat_rows)
         self.tables[row.id] = table
-        table.run_chance(self.store)  # an all-bot table starts at once
+        table.run_chance()  # an all-bot table starts at once
+        self.store.add_entries([(table.id, e, s) for e, s in table.take_unsaved()])
         self._schedule(table)
         return table
 
@@ -144,14 +153,14 @@ class Lobby:
         name = clean_name(name)
         if seat is not None and not 0 <= seat < len(table.seats):
             raise TableError("no_seat", f"Seats are numbered 1 to {len(table.seats)}.")
-        seat, token = table.join(self.store, seat, name)
+        seat, token = table.join(seat, name)
         await self.changed(table)
         return seat, token
 
     async def leave(self, table_id: str, token: str, bot: str | None) -> None:
         table = self.get(table_id)
         seat = self.seat_for(table, token)
-        table.leave(self.store, seat, bot)
+        table.leave(seat, bot)
         for connection in self.connections.get(table.id, set()):
             if connection.seat == seat:
                 connection.seat = None
@@ -178,21 +187,66 @@ class Lobby:
                 f"The table has changed (version {table.version}, your action was made at "
                 f"{version}); look again and choose anew.",
             )
-        table.play(self.store, seat, text)
+        table.play(seat, text)
         await self.changed(table)
 
     async def changed(self, table: LiveTable) -> None:
-        """Push the new state to every connection of the table, then plan bots and clocks."""
+        """Store the table's changes, push the new state to its connections, plan bots."""
+        await self.save(table)
         self._schedule(table)
         await self.push(table)
 
+    async def save(self, table: LiveTable) -> None:
+        """Return once the table's queued changes are committed (with other tables' changes)."""
+        rows = table.take_unsaved()
+        if not rows:
+            return
+        self._batch.extend((table.id, entry, seat) for entry, seat in rows)
+        loop = asyncio.get_running_loop()
+        if self._next is None:
+            self._next = loop.create_future()
+        done = self._pending[table.id] = self._next
+        if self._writer is None or self._writer.done():
+            self._writer = loop.create_task(self._write())
+        try:
+            await asyncio.shield(done)
+        except Exception:
+            self.tables[table.id] = LiveTable.load(self.store, table.row)  # back to what is stored
+            raise TableError(
+                "not_saved", "The move could not be saved; the table is as before, try again."
+            ) from None
+
+    async def _write(self) -> None:
+        """Commit batches until none is waiting; each waiter learns how its batch went."""
+        while self._batch:
+            batch, self._batch = self._batch, []
+            done, self._next = self._next, None
+            assert done is not None
+            try:
+                self.store.add_entries(batch)  # on the loop: a thread would wait for the GIL
+            except Exception as error:  # a database error: every waiter reloads its table
+                done.set_exception(error)
+                done.exception()  # retrieved: the waiters report it
+            else:
+                done.set_result(None)
+
     async def push(self, table: LiveTable, only: Connection | None = None) -> None:
+        """Send the table's state; changes still being stored are waited for first."""
+        pending = self._pending.get(table.id)
+        if pending is not None:
+            if not pending.done():
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(pending)
+            if self._pending.get(table.id) is pending:
+                del self._pending[table.id]
+            table = self.tables[table.id]
         deadline = self.timers.get(table.id, _Timers()).deadline
         targets = [only] if only else list(self.connections.get(table.id, set()))
-        messages: dict[int | None, dict[str, JsonValue]] = {}
+        messages: dict[int | None, str] = {}
         for connection in targets:
             if connection.seat not in messages:
-                messages[connection.seat] = table.message(connection.seat, deadline)
+                message = table.message(connection.seat, deadline)
+                messages[connection.seat] = json.dumps(message, separators=(",", ":"))
             with contextlib.suppress(Exception):  # a closed socket is dropped by its reader
                 await connection.send(messages[connection.seat])
 
@@ -238,7 +292,8 @@ class Lobby:
                 return
             seat = table.mover()
             assert seat is not None
-            table.play(self.store, seat, table.bot_action(spec))
+            table.play(seat, table.bot_action(spec))
+            await self.save(table)
             self._schedule_clock(table, self.timers[table.id])
             await self.push(table)
 
@@ -249,9 +304,9 @@ class Lobby:
         if seat is None or table.mover() != seat:
             return
         spec = stand_in_bot(table.game)
-        table.event(self.store, "timeout", {"seat": seat, "bot": spec}, None)
+        table.event("timeout", {"seat": seat, "bot": spec}, None)
         while table.mover() == seat and not table.over:
-            table.play(self.store, seat, table.bot_action(spec))
+            table.play(seat, table.bot_action(spec))
         await self.changed(table)
 
     def games(self) -> list[dict[str, JsonValue]]:

@@ -148,25 +148,30 @@ class Store:
                 .values(**_seat_values(seat))
             )
 
-    def add_entry(self, table_id: str, entry: EntryRow, seat: SeatRow | None = None) -> None:
-        """Append an entry (and change a seat in the same transaction)."""
+    def add_entries(self, batch: list[tuple[str, EntryRow, SeatRow | None]]) -> None:
+        """Append entries of any tables (with the seat each changes) in one transaction."""
+        if not batch:
+            return
+        rows = [
+            {
+                "table_id": table_id,
+                "seq": entry.seq,
+                "actor": entry.actor,
+                "action": entry.action,
+                "key": entry.key,
+                "args": json.dumps(entry.args) if entry.args else None,
+            }
+            for table_id, entry, _ in batch
+        ]
         with self.engine.begin() as db:
-            db.execute(
-                insert(_ENTRIES).values(
-                    table_id=table_id,
-                    seq=entry.seq,
-                    actor=entry.actor,
-                    action=entry.action,
-                    key=entry.key,
-                    args=json.dumps(entry.args) if entry.args else None,
-                )
-            )
-            if seat is not None:
-                db.execute(
-                    update(_SEATS)
-                    .where(_SEATS.c.table_id == table_id, _SEATS.c.seat == seat.seat)
-                    .values(**_seat_values(seat))
-                )
+            db.execute(insert(_ENTRIES), rows)
+            for table_id, _, seat in batch:
+                if seat is not None:
+                    db.execute(
+                        update(_SEATS)
+                        .where(_SEATS.c.table_id == table_id, _SEATS.c.seat == seat.seat)
+                        .values(**_seat_values(seat))
+                    )
 
     # --- reads ----------------------------------------------------------------------------
     def tables(self) -> list[TableRow]:

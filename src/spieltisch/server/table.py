@@ -3,6 +3,9 @@
 A table is rebuilt from its stored rows by replaying the actions; the dice come from a
 generator seeded with the table's seed, which the replay advances exactly as play did, so a
 restarted server rolls the same dice the old one would have rolled.
+
+Changes are made in memory and queued in `unsaved`; the lobby stores them (many tables in
+one transaction) before anybody is told about them.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from spieltisch.bots.base import bot_names, make_bot
@@ -32,7 +35,7 @@ __all__ = [
 PUBLIC_CHANCE_GAMES = frozenset({"pickomino", "karolinchen"})
 """Games whose chance outcomes and moves everybody sees; others log them without details."""
 
-LOG_TAIL = 60
+LOG_TAIL = 30
 """How many of the latest log entries each message carries."""
 
 
@@ -71,6 +74,7 @@ class LiveTable:
     dice: random.Random
     entries: list[EntryRow]
     actions: list[str]
+    unsaved: list[tuple[EntryRow, SeatRow | None]] = field(default_factory=list)
 
     # --- building ---------------------------------------------------------------------------
     @classmethod
@@ -136,17 +140,21 @@ class LiveTable:
                 return seat.seat
         return None
 
-    # --- changes (each stored before it is applied in memory) -----------------------------
-    def _append(self, store: Store, entry: EntryRow, seat: SeatRow | None = None) -> None:
-        store.add_entry(self.id, entry, seat)
+    # --- changes (queued in `unsaved` for the lobby to store before it tells anybody) -------
+    def _append(self, entry: EntryRow, seat: SeatRow | None = None) -> None:
+        self.unsaved.append((entry, seat))
         self.entries.append(entry)
         if seat is not None:
             self.seats[seat.seat] = seat
 
-    def event(self, store: Store, key: str, args: dict[str, Any], seat: SeatRow | None) -> None:
-        self._append(store, EntryRow(self.version, None, None, key, args), seat)
+    def take_unsaved(self) -> list[tuple[EntryRow, SeatRow | None]]:
+        unsaved, self.unsaved = self.unsaved, []
+        return unsaved
 
-    def play(self, store: Store, seat: int, text: str) -> None:
+    def event(self, key: str, args: dict[str, Any], seat: SeatRow | None) -> None:
+        self._append(EntryRow(self.version, None, None, key, args), seat)
+
+    def play(self, seat: int, text: str) -> None:
         """Apply `text` for `seat` (checked by the rules), then roll any dice that follow."""
         if self.over:
             raise TableError("game_over", "The game is over; no more moves can be made.")
@@ -160,8 +168,8 @@ class LiveTable:
             state = self.game.apply(self.state, action)
         except IllegalAction as error:
             raise TableError("illegal_action", _sentence(str(error))) from None
-        self._apply(store, seat, self.game.format_action(action), state)
-        self.run_chance(store)
+        self._apply(seat, self.game.format_action(action), state)
+        self.run_chance()
 
     def _turn_message(self, mover: int | None) -> str:
         if mover is None:
@@ -169,24 +177,24 @@ class LiveTable:
         name = self.seats[mover].name or f"seat {mover + 1}"
         return f"It is not your turn: {name} is to move."
 
-    def _apply(self, store: Store, actor: int, text: str, state: Any) -> None:
-        self._append(store, EntryRow(self.version, actor, text, None, {}))
+    def _apply(self, actor: int, text: str, state: Any) -> None:
+        self._append(EntryRow(self.version, actor, text, None, {}))
         self.state = state
         self.actions.append(text)
 
-    def run_chance(self, store: Store) -> None:
+    def run_chance(self) -> None:
         """Draw every chance outcome that is due now (the game must have started)."""
         while self.started and self.game.to_move(self.state) == CHANCE:
             outcome = self.game.sample_chance(self.state, self.dice)
             state = self.game.apply(self.state, outcome)
-            self._apply(store, CHANCE, self.game.format_action(outcome), state)
+            self._apply(CHANCE, self.game.format_action(outcome), state)
 
     def bot_action(self, spec: str) -> str:
         """What the bot `spec` plays now, with a generator seeded by the table and version."""
         bot = make_bot(self.game, spec, self.row.seed * 100_003 + self.version)
         return str(self.game.format_action(bot.choose(self.state)))
 
-    def join(self, store: Store, seat: int | None, name: str) -> tuple[int, str]:
+    def join(self, seat: int | None, name: str) -> tuple[int, str]:
         open_seats = [s.seat for s in self.seats if s.bot is None and s.name is None]
         if not open_seats:
             raise TableError("table_full", "Every seat at this table is taken; watch instead.")
@@ -197,16 +205,16 @@ class LiveTable:
             raise TableError("seat_taken", f"Seat {seat + 1} is not free; free seats: {free}.")
         token = new_token()
         taken = replace(self.seats[seat], name=name, token_hash=hash_token(token))
-        self.event(store, "joined", {"seat": seat, "name": name}, taken)
-        self.run_chance(store)
+        self.event("joined", {"seat": seat, "name": name}, taken)
+        self.run_chance()
         return seat, token
 
-    def leave(self, store: Store, seat: int, bot: str | None) -> None:
+    def leave(self, seat: int, bot: str | None) -> None:
         """Free the seat before the start; later a bot takes it over (the result is marked)."""
         current = self.seats[seat]
         if not self.started or self.over:
             freed = replace(current, name=None, token_hash=None)
-            self.event(store, "left", {"seat": seat, "name": current.name}, freed)
+            self.event("left", {"seat": seat, "name": current.name}, freed)
             return
         spec = bot or stand_in_bot(self.game)
         try:
@@ -214,7 +222,7 @@ class LiveTable:
         except KeyError as error:
             raise TableError("unknown_bot", _sentence(str(error.args[0]))) from None
         stand_in = replace(current, bot=spec, token_hash=None, replaced=True)
-        self.event(store, "replaced", {"seat": seat, "name": current.name, "bot": spec}, stand_in)
+        self.event("replaced", {"seat": seat, "name": current.name, "bot": spec}, stand_in)
 
     # --- what clients see ------------------------------------------------------------------
     def record(self) -> GameRecord:

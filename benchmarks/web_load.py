@@ -1,0 +1,187 @@
+"""Load on the web table: many tables played at once by scripted WebSocket clients.
+
+Starts `spieltisch serve` on a free loopback port with a fresh SQLite file, opens N tables of
+two people each, and lets one client per seat play: as soon as its view says it is to move,
+it sends a legal action (seeded choice). Prints actions per second and the round trip of an
+action (sent until the new state arrives) as p50 / p99.
+
+Run from the project root after set-up:
+    .venv/bin/python benchmarks/web_load.py --tables 200 --actions 40
+Only loopback addresses are used; the run stops after --actions moves per table or
+--seconds, whichever comes first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+HOST = "127.0.0.1"
+MAX_TABLES = 500
+MAX_SECONDS = 300.0
+
+
+@dataclass
+class Totals:
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    finished_tables: int = 0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+def start_server(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "spieltisch", "serve", "--host", HOST, "--port", str(port)]
+    command += ["--data-dir", str(data_dir), "--bot-delay", "0"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://{HOST}:{port}/api/games", timeout=2).status_code == 200:
+                return process
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("the server did not start within 30 s")
+
+
+async def open_table(client: httpx.AsyncClient, game: str) -> tuple[str, list[str]]:
+    body = {"game": game, "seats": [{"bot": None}, {"bot": None}]}
+    table = (await client.post("/api/tables", json=body)).json()
+    tokens = []
+    for name in ("A", "B"):
+        joined = await client.post(f"/api/tables/{table['id']}/join", json={"name": name})
+        tokens.append(joined.json()["token"])
+    return table["id"], tokens
+
+
+async def seat_client(
+    ws: ClientConnection, rng: random.Random, totals: Totals, budget: list[int], end: float
+) -> None:
+    """Play whenever this seat is to move; measure each action's round trip."""
+    pending: tuple[int, float] | None = None
+    while time.monotonic() < end:
+        try:
+            raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, end - time.monotonic()))
+        except TimeoutError:
+            return
+        message: dict[str, Any] = json.loads(raw)
+        if message["type"] == "error":
+            totals.errors += 1
+            pending = None
+            await ws.send(json.dumps({"type": "sync"}))
+            continue
+        if pending is not None and message["version"] > pending[0]:
+            totals.latencies.append(time.perf_counter() - pending[1])
+            pending = None
+        if message["result"] is not None or budget[0] <= 0:
+            return
+        legal = message["view"]["legal_actions"]
+        if message["to_move"] == message["you"] and legal and pending is None:
+            budget[0] -= 1
+            pending = (message["version"], time.perf_counter())
+            action = {"type": "action", "action": rng.choice(legal), "version": message["version"]}
+            await ws.send(json.dumps(action))
+
+
+async def play_table(
+    base: str, table_id: str, tokens: list[str], seed: int, args: argparse.Namespace, totals: Totals
+) -> None:
+    url = base.replace("http", "ws", 1) + f"/api/tables/{table_id}/ws?token="
+    end = time.monotonic() + args.seconds
+    budget = [args.actions]
+    async with connect(url + tokens[0]) as first, connect(url + tokens[1]) as second:
+        await asyncio.gather(
+            seat_client(first, random.Random(seed), totals, budget, end),
+            seat_client(second, random.Random(seed + 1), totals, budget, end),
+        )
+    totals.finished_tables += 1
+
+
+async def run(args: argparse.Namespace, base: str) -> tuple[Totals, float]:
+    totals = Totals()
+    limits = httpx.Limits(max_connections=20)
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
+        tables = [await open_table(client, args.game) for _ in range(args.tables)]
+    started = time.perf_counter()
+    await asyncio.gather(
+        *(
+            play_table(base, table_id, tokens, args.seed + 2 * n, args, totals)
+            for n, (table_id, tokens) in enumerate(tables)
+        )
+    )
+    return totals, time.perf_counter() - started
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=200, help=f"tables at once (<= {MAX_TABLES})")
+    parser.add_argument("--actions", type=int, default=40, help="player actions per table")
+    parser.add_argument("--seconds", type=float, default=60.0, help="time limit of the run")
+    parser.add_argument("--game", default="pickomino")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--port", type=int, help="load a server already running on this loopback port instead"
+    )
+    args = parser.parse_args()
+    args.tables = max(1, min(args.tables, MAX_TABLES))
+    args.seconds = max(1.0, min(args.seconds, MAX_SECONDS))
+    if args.port:
+        totals, seconds = asyncio.run(run(args, f"http://{HOST}:{args.port}"))
+    else:
+        port = free_port()
+        with tempfile.TemporaryDirectory() as data_dir:
+            server = start_server(Path(data_dir), port)
+            try:
+                totals, seconds = asyncio.run(run(args, f"http://{HOST}:{port}"))
+            finally:
+                server.terminate()
+                server.wait(timeout=10)
+    count = len(totals.latencies)
+    figures = {
+        "tables": args.tables,
+        "actions": count,
+        "seconds": round(seconds, 2),
+        "actions_per_second": round(count / seconds, 1) if seconds else 0.0,
+        "p50_ms": round(1000 * statistics.median(totals.latencies), 2) if count else None,
+        "p99_ms": round(1000 * percentile(totals.latencies, 0.99), 2) if count else None,
+        "max_ms": round(1000 * max(totals.latencies), 2) if count else None,
+        "errors": totals.errors,
+    }
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        print(
+            f"{figures['tables']} tables, {count} actions in {figures['seconds']} s: "
+            f"{figures['actions_per_second']} actions/s; round trip p50 {figures['p50_ms']} ms, "
+            f"p99 {figures['p99_ms']} ms, max {figures['max_ms']} ms; {totals.errors} errors"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
