@@ -1,5 +1,6 @@
 """Analysis: simulations of many bot games, with win rates and game statistics."""
 
+from spieltisch.analysis import karolinchen_stats
 from spieltisch.analysis.game_stats import StatsHook, register_stats, stats_hook
 from spieltisch.analysis.simulate import (
     SimulationConfig,
@@ -17,6 +18,7 @@ __all__ = [
     "SimulationResult",
     "StatsHook",
     "game_seeds",
+    "karolinchen_stats",
     "register_stats",
     "run_simulation",
     "stats_hook",
