@@ -60,6 +60,7 @@ class _Timers:
 class Lobby:
     store: Store
     bot_delay: float = 1.0  # seconds a bot waits before each action (a human pace)
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep  # waits of bots and clocks
     tables: dict[str, LiveTable] = field(default_factory=dict)
     connections: dict[str, set[Connection]] = field(default_factory=dict)
     timers: dict[str, _Timers] = field(default_factory=dict)
@@ -286,7 +287,7 @@ class Lobby:
 
     async def _bot_turn(self, table: LiveTable) -> None:
         while (spec := table.bot_to_move()) is not None:
-            await asyncio.sleep(self.bot_delay)
+            await self.sleep(self.bot_delay)
             spec = table.bot_to_move()
             if spec is None:
                 return
@@ -298,7 +299,7 @@ class Lobby:
             await self.push(table)
 
     async def _clock(self, table: LiveTable, seconds: float, seat: int | None) -> None:
-        await asyncio.sleep(seconds)
+        await self.sleep(seconds)
         timers = self.timers[table.id]
         timers.clock, timers.deadline, timers.clocked_seat = None, None, None
         if seat is None or table.mover() != seat:
