@@ -141,7 +141,9 @@ def test_a_reload_mid_game_resumes(browser: object, server: LiveServer) -> None:
     assert page.url == address  # type: ignore[attr-defined]
     assert version(page) == before
     assert page.inner_text(".seat.mine .seat-name") == "Bert"  # type: ignore[attr-defined]
-    shot(page, "pickomino-phone-after-reload")
+    page.check("#odds")  # type: ignore[attr-defined]
+    page.wait_for_selector(".odds-note")  # type: ignore[attr-defined]
+    shot(page, "pickomino-phone-after-reload-with-odds")
     assert click_a_move(page)
 
 
