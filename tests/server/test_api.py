@@ -268,3 +268,30 @@ def test_each_connection_gets_only_its_own_view(client: TestClient, game_name: s
             "log",
             "result",
         }
+
+
+def test_a_face_down_riff_raff_card_stays_hidden(client: TestClient) -> None:
+    """The card a player lays face down reaches nobody else: not in views, not in the log."""
+    if "riffraff" not in game_names():
+        pytest.skip("Riff Raff is not registered")
+    response = client.post("/api/tables", json={"game": "riffraff", "seats": [{}, {}], "seed": 4})
+    table_id = response.json()["id"]
+    tokens = [join(client, table_id, name) for name in ("Anna", "Bert")]
+    with client.websocket_connect(socket_url(table_id)) as spectator:
+        start = receive_state(spectator)
+        chooser = start["to_move"]
+        assert start["view"]["phase"] == "cards"
+        with client.websocket_connect(socket_url(table_id, tokens[chooser])) as ws:
+            mine = receive_state(ws)
+            card = mine["view"]["legal_actions"][-1]
+            ws.send_json({"type": "action", "action": card, "version": mine["version"]})
+            assert receive_state(ws)["view"]["cards"]["my_choice"] is not None
+        watched = receive_state(spectator)
+    with client.websocket_connect(socket_url(table_id, tokens[1 - chooser])) as ws:
+        other = receive_state(ws)
+    for message in (watched, other):
+        assert message["view"]["cards"]["chosen"][chooser] is True
+        assert message["view"]["cards"]["my_choice"] is None
+        moves = [e for e in message["log"] if e["key"] == "move"]
+        assert moves and all("action" not in e["args"] for e in moves)
+    assert card not in json.dumps(watched)  # (the other seat holds the same numbers)
