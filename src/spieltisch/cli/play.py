@@ -120,6 +120,7 @@ class PlaySession:
         self.seed = seed
         self.save_path = save
         self.presenter = presenter_for(game, names)
+        self.presenter.style = console.style
         self.dice = random.Random(seed)
         seeds = bot_seeds(seed, len(seats))
         self.bots: dict[int, Bot] = {
@@ -221,6 +222,7 @@ class PlaySession:
         self._autosave()
         lines: list[LogLine] = self.presenter.log(before, action, self.state)
         for line in lines:
+            self.console.pause(line.pause)
             self.write(line.text, *_TONES.get(line.tone, ()))
         return len(lines)
 

@@ -10,7 +10,19 @@ import importlib
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from spieltisch.cli.terminal import Style
 from spieltisch.core.protocol import CHANCE, Game
+from spieltisch.games.karolinchen import notation as k_notation
+from spieltisch.games.karolinchen.data import COUNTS, DICE, FRUITS, LETTERS, TOTAL_FRUITS
+from spieltisch.games.karolinchen.rules import Karolinchen
+from spieltisch.games.karolinchen.state import Action as KAction
+from spieltisch.games.karolinchen.state import Dice as KDice
+from spieltisch.games.karolinchen.state import FirstSeat as KFirstSeat
+from spieltisch.games.karolinchen.state import KarolinchenState, Step
+from spieltisch.games.karolinchen.state import Lay as KLay
+from spieltisch.games.karolinchen.state import Leave as KLeave
+from spieltisch.games.karolinchen.state import Phase as KPhase
+from spieltisch.games.karolinchen.state import Tails as KTails
 from spieltisch.games.pickomino import notation
 from spieltisch.games.pickomino.data import FACE_SYMBOLS, FACE_VALUES, WORM
 from spieltisch.games.pickomino.rules import Pickomino
@@ -25,7 +37,14 @@ from spieltisch.games.pickomino.state import (
     Take,
 )
 
-__all__ = ["LogLine", "OddsUnavailableError", "PickominoPresenter", "Presenter", "presenter_for"]
+__all__ = [
+    "KarolinchenPresenter",
+    "LogLine",
+    "OddsUnavailableError",
+    "PickominoPresenter",
+    "Presenter",
+    "presenter_for",
+]
 
 YOU = "You"
 """The name of the only person at the table; log lines then say 'You roll', not 'You rolls'."""
@@ -34,10 +53,12 @@ _COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "ei
 
 
 class LogLine(NamedTuple):
-    """One line of the running commentary; `tone` is '', 'good' or 'bad' (for colour)."""
+    """One line of the running commentary; `tone` is '', 'good' or 'bad' (for colour);
+    `pause` is how many paces to wait before the line, so steps can be followed one by one."""
 
     text: str
     tone: str = ""
+    pause: float = 0.0
 
 
 class OddsUnavailableError(Exception):
@@ -57,6 +78,8 @@ class Presenter:
     def __init__(self, game: Game[Any, Any], names: Sequence[str]) -> None:
         self.game = game
         self.names = list(names)
+        self.style = Style(False)
+        """Colours for pictures such as dice; the play command passes its console's."""
 
     # --- names and grammar --------------------------------------------------------------
     def verb(self, seat: int, third: str, second: str) -> str:
@@ -304,7 +327,164 @@ def _dice_words(face: int, count: int) -> str:
     return f"{_COUNT_WORDS[count]} {FACE_SYMBOLS[face]}{'s' if count > 1 else ''}"
 
 
-_PRESENTERS: dict[str, type[Presenter]] = {Pickomino.name: PickominoPresenter}
+# --- Karolinchen -----------------------------------------------------------------------------
+_DIE_STYLES = {
+    "red": ("bold", "red"),
+    "green": ("bold", "green"),
+    "yellow": ("bold", "yellow"),
+    "purple": ("bold", "magenta"),
+    "orange": ("bold", "orange"),
+    "blue": ("bold", "blue"),
+}
+
+
+class KarolinchenPresenter(Presenter):
+    """Karolinchen in words: who looks, rolls, takes dice, lays a card, and when worms eat.
+
+    Dice show their colour's letter (R G Y P O B) as well as the colour, for colour-blind
+    players; `style` (the play command's) colours them unless NO_COLOR is set.
+    """
+
+    game: Karolinchen
+
+    def paint(self, text: str, fruit: int) -> str:
+        return self.style(text, *_DIE_STYLES.get(FRUITS[fruit].colour, ()))
+
+    def dice(self, counts: Sequence[int]) -> str:
+        return " ".join(
+            self.paint(f"[{LETTERS[f].upper()}]", f) for f, n in enumerate(counts) for _ in range(n)
+        )
+
+    def owner(self, seat: int, start: bool = False) -> str:
+        """'Ann's' or 'your' ('Your' at the `start` of a sentence)."""
+        if self.names[seat] == YOU:
+            return "Your" if start else "your"
+        return f"{self.names[seat]}'s"
+
+    # --- the table ------------------------------------------------------------------------
+    def board(self, state: KarolinchenState) -> str:
+        return k_notation.render(self.game, state, self.names, self.paint)
+
+    def prompt(self, state: KarolinchenState, seat: int) -> str:
+        who = "" if self.names[seat] == YOU else f"{self.names[seat]}, "
+        if state.phase is KPhase.TAKE:
+            fruit = state.current(seat)
+            count = min(state.middle[fruit], state.free(seat))
+            return f"{who}take {_dice_count(count)} for your {FRUITS[fruit].name} or leave > "
+        choices = []
+        for fruit in state.hand(seat):
+            count = min(state.middle[fruit], COUNTS[fruit])
+            gain = f", takes {count}" if count else ""
+            choices.append(f"{LETTERS[fruit]} {FRUITS[fruit].name} ({COUNTS[fruit]}{gain})")
+        return f"{who}lay {_join(choices)} > "
+
+    def help_lines(self) -> list[str]:
+        return [
+            "  r g y p o b   lay the card of that fruit (also 'lay g' or 'gooseberries')",
+            "                r cherries, g gooseberries, y mirabelles, p plums, o apricots,",
+            "                b blueberry; the number is how many fruits the card has",
+            "  take, leave   take the matching dice for your new card, or leave them",
+            "                (only with the option auto_take=false)",
+        ]
+
+    # --- what happened ----------------------------------------------------------------------
+    def log(
+        self, before: KarolinchenState, action: KAction, after: KarolinchenState
+    ) -> list[LogLine]:
+        first = self._action_line(before, action)
+        lines = [first] if first is not None else []
+        steps = self.game.trace(before, action)
+        index = 0
+        while index < len(steps):
+            if steps[index].kind == "eat":
+                eats = [s for s in steps[index:] if s.kind == "eat"]
+                lines.append(self._eating_line(eats))
+                index += len(eats)
+                continue
+            line = self._step_line(steps[index])
+            if line is not None:
+                lines.append(line)
+            index += 1
+        return lines
+
+    def _action_line(self, before: KarolinchenState, action: KAction) -> LogLine | None:
+        seat = before.seat
+        if isinstance(action, KTails):
+            tails = ", ".join(
+                f"{self.names[s]} {FRUITS[f].name}" for s, f in enumerate(action.fruits)
+            )
+            return LogLine(f"Tail cards (drawn by lot): {tails}")
+        if isinstance(action, KFirstSeat):
+            return LogLine(f"{self.verb(action.seat, 'starts', 'start')} (drawn by lot)")
+        if isinstance(action, KDice):
+            if before.phase is KPhase.DEAL:
+                return LogLine(f"The dice are rolled into the middle: {self.dice(action.counts)}")
+            return LogLine(f"{self.owner(seat, True)} roll: {self.dice(action.counts)}")
+        if isinstance(action, KLay):
+            fruit = action.fruit
+            lays = self.verb(seat, "lays", "lay")
+            size = f"{COUNTS[fruit]} fruit{'s' if COUNTS[fruit] > 1 else ''}"
+            return LogLine(f"{lays} the {FRUITS[fruit].name} card ({size})")
+        if isinstance(action, KLeave):
+            return LogLine(f"{self.verb(seat, 'leaves', 'leave')} the dice in the middle")
+        return None  # taking: the step that follows tells it
+
+    def _step_line(self, step: Step) -> LogLine | None:
+        name, fruit = self.names[step.seat], step.fruit
+        pause = 1.0
+        if step.kind == "turn":
+            card = FRUITS[fruit]
+            return LogLine(f"— {name}: {card.name} ({card.colour}) —", "", pause)
+        if step.kind == "take":
+            dice = self.paint(f"[{LETTERS[fruit].upper()}]", fruit) * step.number
+            takes = self.verb(step.seat, "takes", "take")
+            return LogLine(f"{takes} {dice} for the {FRUITS[fruit].name}", "good", pause)
+        if step.kind == "none":
+            return LogLine(
+                f"No {FRUITS[fruit].colour} die for {self.owner(step.seat)} card.", "bad"
+            )
+        if step.kind == "miss":
+            rolls = self.verb(step.seat, "rolls", "roll")
+            what = f"{rolls} the {_dice_count(step.number)}"
+            return LogLine(f"No {FRUITS[fruit].colour} die in the middle: {what}.", "", pause)
+        if step.kind == "roll" and step.number == DICE:
+            return LogLine(f"{self.verb(step.seat, 'rolls', 'roll')} all {DICE} dice.", "", pause)
+        if step.kind == "full":
+            owner = self.owner(step.seat, True)
+            return LogLine(f"{owner} {FRUITS[fruit].name} card is full!", "good")
+        if step.kind == "grow":
+            owner = self.owner(step.seat, True)
+            return LogLine(
+                f"{owner} worm grows: the {FRUITS[fruit].name} card is all eaten.", "good"
+            )
+        if step.kind == "win":
+            covers = self.verb(step.seat, "covers", "cover")
+            return LogLine(
+                f"{covers} the very last fruit and {'win' if name == YOU else 'wins'}!",
+                "good",
+                pause,
+            )
+        return None
+
+    def _eating_line(self, eats: Sequence[Step]) -> LogLine:
+        parts = [f"{self.names[s.seat]} {s.number}" for s in eats]
+        return LogLine(
+            f"All dice gone: time to eat! Fruits eaten: {', '.join(parts)}.", "good", 1.5
+        )
+
+    def score_note(self, state: KarolinchenState, seat: int) -> str:
+        return f" of {TOTAL_FRUITS} fruits"
+
+
+def _dice_count(count: int) -> str:
+    """'one die', 'three dice'."""
+    return f"{_COUNT_WORDS[count]} {'die' if count == 1 else 'dice'}"
+
+
+_PRESENTERS: dict[str, type[Presenter]] = {
+    Pickomino.name: PickominoPresenter,
+    Karolinchen.name: KarolinchenPresenter,
+}
 
 
 def presenter_for(game: Game[Any, Any], names: Sequence[str]) -> Presenter:

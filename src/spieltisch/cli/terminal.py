@@ -24,6 +24,7 @@ _CODES = {
     "blue": "34",
     "magenta": "35",
     "cyan": "36",
+    "orange": "38;5;208",
 }
 
 

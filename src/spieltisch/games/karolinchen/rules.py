@@ -87,8 +87,8 @@ def _place(table: _Table) -> KarolinchenState:
     if count:
         table.middle[fruit] -= count
         table.covered[seat] += count
-        if table.log is not None:
-            table.log.append(Step("take", seat, fruit, count))
+    if table.log is not None:
+        table.log.append(Step("take" if count else "none", seat, fruit, count))
     if count < free:
         return _end_turn(table)
     if len(cards) == NUM_FRUITS:
@@ -107,6 +107,7 @@ def _end_turn(table: _Table) -> KarolinchenState:
     if not any(table.middle):
         _eat(table)
         if table.log is not None:
+            table.log.append(Step("turn", table.seat, table.cards[table.seat][-1]))
             table.log.append(Step("roll", table.seat, number=DICE))
         return table.state(Phase.ROLL)
     return _look(table)
@@ -115,6 +116,8 @@ def _end_turn(table: _Table) -> KarolinchenState:
 def _look(table: _Table) -> KarolinchenState:
     """Matching dice in the middle are taken without rolling; otherwise the seat rolls them."""
     fruit = table.cards[table.seat][-1]
+    if table.log is not None:
+        table.log.append(Step("turn", table.seat, fruit))
     if table.middle[fruit]:
         return _place(table)
     if table.log is not None:
@@ -126,12 +129,15 @@ def _look(table: _Table) -> KarolinchenState:
 
 def _eat(table: _Table) -> None:
     """Every worm eats the fruits under its dice; the dice go back to the middle, unrolled."""
+    grown: list[Step] = []
     for seat in range(table.players):
         before, after = table.eaten[seat], table.eaten[seat] + table.covered[seat]
         table.eaten[seat], table.covered[seat] = after, 0
         if table.log is not None:
             table.log.append(Step("eat", seat, number=after - before))
-            table.log.extend(_grown(seat, table.cards[seat], before, after))
+            grown += _grown(seat, table.cards[seat], before, after)
+    if table.log is not None:
+        table.log.extend(grown)
     table.middle = list(NO_DICE)
 
 

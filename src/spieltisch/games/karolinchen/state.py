@@ -155,10 +155,11 @@ class KarolinchenState:
 class Step(NamedTuple):
     """One thing that happened inside an action, for commentary (see `Karolinchen.trace`).
 
-    kinds: 'take' (seat puts `number` dice on its `fruit` card), 'full' (its `fruit` card is
-    full), 'miss' (no die matches its `fruit`; `number` dice in the middle), 'roll' (the seat
-    must roll `number` dice), 'eat' (seat's worm eats `number` fruits), 'grow' (its `fruit`
-    card is all eaten and joins the worm), 'win'.
+    kinds: 'turn' (the seat's turn begins; its current card is `fruit`), 'take' (the seat
+    puts `number` dice on its `fruit` card), 'none' (no die for its `fruit` card after a roll
+    or a new card), 'full' (its `fruit` card is full), 'miss' (no die in the middle matches its
+    `fruit`), 'roll' (the seat must roll `number` dice), 'eat' (the seat's worm eats `number`
+    fruits), 'grow' (its `fruit` card is all eaten and joins the worm), 'win'.
     """
 
     kind: str
