@@ -137,7 +137,9 @@ def test_bad_input_is_refused_and_the_socket_stays_usable(client: TestClient) ->
         again = receive_state(ws)
         assert again["version"] == version
         ws.send_json({"type": "action", "action": legal[0], "version": version})
-        assert receive_state(ws)["version"] == version + 1
+        after = receive_state(ws)
+        assert after["version"] == version + 1
+        assert not after["log_full"] and after["log"][0]["seq"] == version
         assert receive_state(other)["version"] == version + 1
 
 
@@ -266,6 +268,7 @@ def test_each_connection_gets_only_its_own_view(client: TestClient, game_name: s
             "to_move",
             "deadline",
             "log",
+            "log_full",
             "result",
         }
 

@@ -49,5 +49,12 @@ def run(args: argparse.Namespace) -> int:
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"spieltisch is serving the game table at http://{shown}:{args.port}/", flush=True)
     print(f"tables are stored in {url}; press Ctrl-C to stop", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_max_size=1 << 20,
+        ws_per_message_deflate=False,  # small messages: compressing costs more than it saves
+    )
     return 0

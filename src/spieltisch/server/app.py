@@ -219,6 +219,7 @@ async def _handle(lobby: Lobby, connection: Connection, table: LiveTable, text: 
         message = _read_message(text)
         kind = message.get("type")
         if kind == "sync":
+            connection.seen = None
             await lobby.push(table, connection)
         elif kind == "action":
             action = message.get("action")

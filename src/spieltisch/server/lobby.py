@@ -46,6 +46,7 @@ class Connection:
     table_id: str
     seat: int | None
     send: Send
+    seen: int | None = None  # the table version last sent (None: send the whole picture)
 
 
 @dataclass
@@ -243,13 +244,15 @@ class Lobby:
             table = self.tables[table.id]
         deadline = self.timers.get(table.id, _Timers()).deadline
         targets = [only] if only else list(self.connections.get(table.id, set()))
-        messages: dict[int | None, str] = {}
+        messages: dict[tuple[int | None, int | None], str] = {}
         for connection in targets:
-            if connection.seat not in messages:
-                message = table.message(connection.seat, deadline)
-                messages[connection.seat] = json.dumps(message, separators=(",", ":"))
+            key = (connection.seat, connection.seen)
+            if key not in messages:
+                message = table.message(connection.seat, deadline, connection.seen)
+                messages[key] = json.dumps(message, separators=(",", ":"))
+            connection.seen = table.version
             with contextlib.suppress(Exception):  # a closed socket is dropped by its reader
-                await connection.send(messages[connection.seat])
+                await connection.send(messages[key])
 
     def connect(self, connection: Connection) -> None:
         self.connections.setdefault(connection.table_id, set()).add(connection)

@@ -282,8 +282,14 @@ class LiveTable:
             args["action"] = entry.action
         return {"seq": entry.seq, "key": "move", "args": args}
 
-    def message(self, viewer: int | None, deadline: float | None) -> dict[str, JsonValue]:
-        """The full picture for `viewer` (a seat, or None for a spectator)."""
+    def message(
+        self, viewer: int | None, deadline: float | None, since: int | None = None
+    ) -> dict[str, JsonValue]:
+        """The picture for `viewer` (a seat, or None for a spectator). The log holds the
+        entries from version `since` on when the viewer has the earlier ones (`log_full`
+        false), else the latest entries (`log_full` true)."""
+        full = since is None or not 0 <= self.version - since <= LOG_TAIL
+        start = max(0, self.version - LOG_TAIL) if full else since
         return {
             "type": "state",
             "version": self.version,
@@ -292,7 +298,8 @@ class LiveTable:
             "view": self.game.view(self.state, viewer if self.started else None),
             "to_move": self.mover(),
             "deadline": deadline,
-            "log": [self.log_entry(e, viewer) for e in self.entries[-LOG_TAIL:]],
+            "log": [self.log_entry(e, viewer) for e in self.entries[start:]],
+            "log_full": full,
             "result": self.result(),
         }
 

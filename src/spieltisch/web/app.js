@@ -208,6 +208,10 @@ function tablePage(tableId) {
       return;
     }
     if (message.type !== "state") return;
+    if (!message.log_full && last) {
+      const known = last.log.length ? last.log[last.log.length - 1].seq : -1;
+      message.log = last.log.concat(message.log.filter((entry) => entry.seq > known)).slice(-200);
+    }
     last = message;
     document.body.dataset.version = String(message.version);
     draw();
