@@ -32,12 +32,18 @@ export function picture() {
     s("g", { transform: "translate(108 6) scale(0.36)" }, colourDie("b")));
 }
 
-function wormBody(worm, fruits) {
+// How far each worm had eaten when last drawn, so newly eaten fruits can be animated.
+const lastEaten = new Map();
+
+function wormBody(worm, fruits, key) {
   const size = fruits.reduce((sum, f) => sum + f.count, 0);
   const segments = [];
   const colour = worm.current ? COLOURS[worm.current].fill : "#ccc";
+  const before = lastEaten.has(key) ? lastEaten.get(key) : worm.eaten;
+  lastEaten.set(key, worm.eaten);
   for (let i = 0; i < size; i += 1) {
-    const kind = i < worm.eaten ? "eaten" : i < worm.progress ? "covered" : "free";
+    let kind = i < worm.eaten ? "eaten" : i < worm.progress ? "covered" : "free";
+    if (kind === "eaten" && i >= before) kind += " just-eaten";
     const x = 14 + i * 15;
     const y = 22 + (i % 2 ? -4 : 4);
     segments.push(s("circle", { cx: x, cy: y, r: 9, class: `kc-segment ${kind}`, fill: kind === "covered" ? colour : null }));
@@ -77,7 +83,7 @@ export function render(root, ctx) {
       });
       return h("article", { class: `kc-player${seat === ctx.toMove ? " to-move" : ""}${mine ? " mine" : ""}`, "data-seat": seat },
         h("header", {}, h("strong", { text: ctx.names[seat] }), h("span", { class: "muted", text: ` ${worm.progress} / 21` })),
-        wormBody(worm, view.fruits),
+        wormBody(worm, view.fruits, `${ctx.names[seat]}#${seat}`),
         h("div", { class: "kc-cards" },
           h("div", {}, h("h4", { text: t("kc.card") }), card(worm.current, worm.free, counts[worm.current])),
           h("div", {}, h("h4", { text: t("kc.hand") }), h("div", { class: "kc-hand" }, hand))));
