@@ -134,7 +134,7 @@ class Tuning:
     ball_drop: float = 0.15  # the ball's centre below the pivot
     joint_damping: float = 0.05  # N·m·s/rad, roll and pitch
     yard_damping: float = 0.002  # turning and see-sawing on the pegs
-    yard_friction: float = 0.004  # N·m of dry friction on the pegs
+    yard_friction: float = 0.02  # N·m of dry friction on the pegs
     friction: float = 0.45  # wood on wood
     rolling_friction: float = 0.0005
     timestep: float = 1 / 240

@@ -1,0 +1,136 @@
+"""Riff Raff bots: `careful` plans its cards and tries placements on copies of the ship.
+
+The generic `random` bot also plays Riff Raff: a random card and a random placement from the
+rules' grid (`riffraff.rules.PLACE_GRID`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from spieltisch.bots.base import Bot, register_bot
+from spieltisch.games.riffraff.board import Placement, footprint_problem
+from spieltisch.games.riffraff.data import DECK_AREAS, PIECES
+from spieltisch.games.riffraff.rules import RiffRaff
+from spieltisch.games.riffraff.state import (
+    Action,
+    Announce,
+    Captain,
+    Card,
+    Catch,
+    Next,
+    Phase,
+    Place,
+    RiffRaffState,
+)
+
+__all__ = ["CarefulBot", "candidate_placements"]
+
+CANDIDATE_U = (0.3, 0.55)
+CANDIDATE_YAW = (0.0, 90.0)
+FINISH_SUPPLY = 2
+"""With this many pieces or fewer left, the careful bot plays its highest card to be captain
+and load first."""
+
+
+def candidate_placements(state: RiffRaffState, seat: int, limit: int) -> list[Placement]:
+    """Placements worth trying: each piece type held, close to the inner end (less leverage),
+    along and across the area; heavy pieces first, at most `limit`."""
+    area = state.card(seat)
+    if area is None:
+        return []
+    found = []
+    held = [t for t, n in enumerate(state.supplies[seat]) if n]
+    for piece in sorted(held, key=lambda t: -PIECES[t].mass):
+        for u in CANDIDATE_U:
+            for yaw in CANDIDATE_YAW:
+                placement = Placement(piece, area, u, 0.0, yaw)
+                if footprint_problem(placement) is None:
+                    found.append(placement)
+    return found[:limit]
+
+
+@dataclass(frozen=True, slots=True)
+class _Trial:
+    placement: Placement
+    expected_falls: float
+
+
+@register_bot(RiffRaff.name)
+class CarefulBot(Bot):
+    """Cards: low (stable) areas while its supply is large, its highest card to become
+    captain when it can finish. Placements: Monte-Carlo trials of noisy placements on copies
+    of the ship (`samples` noise draws, the same for each of up to `candidates` placements),
+    keeping the one with the fewest expected fallen pieces. Announces two pieces when the best
+    trial placement drops nothing at all. Catches (when it chooses): the pieces that count."""
+
+    name = "careful"
+    description = "plans its cards; tries noisy placements on copies of the ship, fewest falls"
+    parameters = {"samples": int, "candidates": int}  # noqa: RUF012  (read-only class data)
+    game: RiffRaff
+    samples: int = 3
+    candidates: int = 6
+
+    def choose(self, state: RiffRaffState) -> Action:
+        phase = state.phase
+        if phase is Phase.CARDS:
+            return Card(self.card(state))
+        if phase is Phase.CAPTAIN:
+            return Captain(self.favourite(state, self.game.highest_seats(state)))
+        if phase is Phase.NEXT:
+            return Next(self.favourite(state, self.game.next_candidates(state)))
+        if phase is Phase.ANNOUNCE:
+            return Announce(2 if self.best(state).expected_falls == 0 else 1)
+        if phase is Phase.PLACE:
+            return Place(self.best(state).placement)
+        if phase is Phase.CATCH:
+            return self.catch(state)
+        raise ValueError(f"careful cannot act in phase {phase}")
+
+    # --- cards and decisions -------------------------------------------------------------
+    def card(self, state: RiffRaffState) -> int:
+        seat = state.chosen.index(None)
+        hand = sorted(set(state.hands[seat]))
+        if state.supply_size(seat) <= FINISH_SUPPLY:
+            return hand[-1]
+        deck = [c for c in hand if c in DECK_AREAS]
+        return deck[0] if deck else hand[0]
+
+    def favourite(self, state: RiffRaffState, seats: list[int]) -> int:
+        """Itself if it may, else the seat with the most pieces left (the least danger)."""
+        me = self.game.to_move(state)
+        if me in seats:
+            return int(me)
+        return max(seats, key=lambda s: (state.supply_size(s), -s))
+
+    def catch(self, state: RiffRaffState) -> Catch:
+        """The most pieces that count: never only its own pieces of this turn."""
+        choices = self.game.catch_choices(state)
+        counting = [c for c in choices if c and not set(c) <= set(state.placed)]
+        return Catch(max(counting, key=len) if counting else ())
+
+    # --- placements -------------------------------------------------------------------------
+    def best(self, state: RiffRaffState) -> _Trial:
+        seat = state.active
+        if seat is None:
+            raise ValueError("no seat is placing")
+        seeds = [self.rng.getrandbits(64) for _ in range(self.samples)]  # the same for all
+        candidates = candidate_placements(state, seat, self.candidates)
+        trials = [self.trial(state, p, seeds) for p in candidates]
+        if not trials:
+            raise ValueError("no placement to try")
+        return min(trials, key=lambda t: t.expected_falls)
+
+    def trial(self, state: RiffRaffState, placement: Placement, seeds: list[int]) -> _Trial:
+        """The mean number of fallen pieces over noisy copies of `placement`, one per seed
+        (every candidate sees the same noise draws, so differences come from the choice)."""
+        pending = self.game.apply(_as_placing(state), Place(placement))
+        falls = sum(len(self.game.simulate(pending, seed).fallen) for seed in seeds)
+        return _Trial(placement, falls / len(seeds))
+
+
+def _as_placing(state: RiffRaffState) -> RiffRaffState:
+    """The state as if the placement came now (an announcement is still to be made)."""
+    if state.phase is Phase.ANNOUNCE:
+        return replace(state, phase=Phase.PLACE, announced=1)
+    return state
