@@ -15,6 +15,8 @@ from typing import Any
 
 from spieltisch.core.protocol import Game, JsonValue
 from spieltisch.games.pickomino.state import PickominoState
+from spieltisch.games.riffraff.rules import RiffRaff
+from spieltisch.games.riffraff.state import RiffRaffState, Settled
 
 __all__ = [
     "StatsHook",
@@ -128,3 +130,45 @@ def pickomino_summarize(totals: Totals, games: int) -> dict[str, JsonValue]:
 
 
 register_stats("pickomino", pickomino_collect, pickomino_summarize)
+
+
+# --- Riff Raff -------------------------------------------------------------------------------
+def riffraff_collect(
+    game: Game[Any, Any], states: Sequence[RiffRaffState], actions: Sequence[Any]
+) -> Totals:
+    """Per seat: placements and the pieces that fell during them; pieces caught; and whether
+    a player ran out of cargo before the last round was over."""
+    players = game.num_players
+    placements, fallen = [0] * players, [0] * players
+    for before, action in zip(states, actions, strict=False):
+        if isinstance(action, Settled) and before.active is not None:
+            placements[before.active] += 1
+            fallen[before.active] += len(action.fallen)
+    end = states[-1]
+    last = game.options.rounds if isinstance(game, RiffRaff) else end.round
+    emptied = any(end.supply_size(seat) == 0 for seat in range(players))
+    early = int(emptied and (end.round < last or bool(end.to_play)))
+    return {
+        "placements": list(placements),
+        "fallen": list(fallen),
+        "caught": list(end.caught),
+        "early_end": early,
+    }
+
+
+def riffraff_summarize(totals: Totals, games: int) -> dict[str, JsonValue]:
+    placements, fallen = _per_seat(totals, "placements"), _per_seat(totals, "fallen")
+    caught = _per_seat(totals, "caught")
+    early = totals.get("early_end", 0)
+    return {
+        "fallen_per_placement": _ratio(sum(fallen), sum(placements)),
+        "fallen_per_placement_by_seat": [
+            _ratio(f, p) for f, p in zip(fallen, placements, strict=True)
+        ],
+        "caught_per_game": sum(caught) / games,
+        "caught_per_game_by_seat": [c / games for c in caught],
+        "early_end_rate": _ratio(early if isinstance(early, int | float) else 0, games),
+    }
+
+
+register_stats("riffraff", riffraff_collect, riffraff_summarize)
