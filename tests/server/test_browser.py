@@ -57,7 +57,9 @@ def new_page(
     browser: object, server: LiveServer, locale: str = "en-GB", phone: bool = False
 ) -> object:
     size = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 900}
-    context = browser.new_context(locale=locale, viewport=size)  # type: ignore[attr-defined]
+    context = browser.new_context(  # type: ignore[attr-defined]
+        locale=locale, viewport=size, reduced_motion="reduce"
+    )
     page = context.new_page()
     page.set_default_timeout(STEP_TIMEOUT_MS)
     page.goto(server.url)

@@ -52,7 +52,10 @@ export function picture() {
     s("g", { transform: "translate(100 56) scale(0.45)" }, dieFace(4)));
 }
 
-function diceRow(counts, { clickable, legal, act, odds, kind }) {
+// The roll drawn last, so only a new roll tumbles onto the table.
+let lastRoll = "";
+
+function diceRow(counts, { clickable, legal, act, odds, kind, fresh }) {
   const groups = [];
   counts.forEach((count, face) => {
     if (!count) return;
@@ -65,7 +68,7 @@ function diceRow(counts, { clickable, legal, act, odds, kind }) {
       : h("div", { class: `dice-group${clickable ? " blocked" : ""}`, "data-face": FACES[face] }, dice);
     groups.push(h("div", { class: "dice-slot" }, group, info ? oddsNote(info) : null));
   });
-  return h("div", { class: `dice-row ${kind}` }, groups);
+  return h("div", { class: `dice-row ${kind}${fresh ? " fresh" : ""}` }, groups);
 }
 
 function oddsNote(info) {
@@ -117,13 +120,16 @@ export function render(root, ctx) {
   const mine = ctx.you !== null && ctx.toMove === ctx.you;
   const odds = ctx.odds ? Object.fromEntries(ctx.odds.map((o) => [o.action, o])) : null;
   const rolled = view.state.rolled.some((c) => c > 0);
+  const rollKey = rolled ? `${view.state.turn}:${view.state.kept}:${view.state.rolled}` : "";
+  const fresh = rolled && rollKey !== lastRoll;
+  lastRoll = rollKey;
   const turn = h("section", { class: `turn${mine ? " mine" : ""}` },
     h("div", { class: "turn-facts" },
       h("span", { class: "sum", id: "sum", text: t("pk.sum", { sum: view.sum }) }),
       h("span", { class: view.has_worm ? "worm-yes" : "worm-no", text: view.has_worm ? t("pk.worm_yes") : t("pk.worm_no") }),
       h("span", { class: "muted", text: t("pk.dice_left", { n: view.dice_left }) })),
     rolled ? h("p", { class: "hint", text: t("pk.rolled") }) : null,
-    rolled ? diceRow(view.state.rolled, { clickable: mine, legal, act: ctx.act, odds, kind: "rolled" }) : null,
+    rolled ? diceRow(view.state.rolled, { clickable: mine, legal, act: ctx.act, odds, kind: "rolled", fresh }) : null,
     view.state.kept.some((c) => c > 0)
       ? h("div", { class: "kept" }, h("h3", { text: t("pk.kept") }), diceRow(view.state.kept, { clickable: false, legal, act: ctx.act, odds: null, kind: "kept" }))
       : null,
