@@ -269,6 +269,7 @@ def test_each_connection_gets_only_its_own_view(client: TestClient, game_name: s
             "deadline",
             "log",
             "log_full",
+            "chat",
             "result",
         }
 
@@ -298,3 +299,26 @@ def test_a_face_down_riff_raff_card_stays_hidden(client: TestClient) -> None:
         moves = [e for e in message["log"] if e["key"] == "move"]
         assert moves and all("action" not in e["args"] for e in moves)
     assert card not in json.dumps(watched)  # (the other seat holds the same numbers)
+
+
+def test_chat_reaches_everybody_and_keeps_the_version(client: TestClient) -> None:
+    table = make_table(client, [None, None])
+    anna = join(client, table["id"], "Anna")
+    join(client, table["id"], "Bert")
+    with (
+        client.websocket_connect(socket_url(table["id"], anna)) as ws,
+        client.websocket_connect(socket_url(table["id"])) as spectator,
+    ):
+        version = receive_state(ws)["version"]
+        receive_state(spectator)
+        ws.send_json({"type": "chat", "text": "  <b>hello</b>\n  there "})
+        for socket in (ws, spectator):
+            line = socket.receive_json()
+            assert line["type"] == "chat" and line["version"] == version
+            assert line["line"] == {"n": 0, "seat": 0, "name": "Anna", "text": "<b>hello</b> there"}
+        ws.send_json({"type": "chat", "text": "x" * 301})
+        expect_error(ws, "bad_chat")
+        spectator.send_json({"type": "chat", "text": "hi"})
+        expect_error(spectator, "spectator")
+    with client.websocket_connect(socket_url(table["id"])) as ws:
+        assert [c["text"] for c in receive_state(ws)["chat"]] == ["<b>hello</b> there"]

@@ -179,6 +179,10 @@ def test_two_people_play_karolinchen(browser: object, server: LiveServer) -> Non
     second.fill("#join-name", "Sophia")  # type: ignore[attr-defined]
     second.click(".seat [data-seat] button, .seat button")  # type: ignore[attr-defined]
     second.wait_for_selector(".seat.mine")  # type: ignore[attr-defined]
+    first.fill("#chat-text", "<i>viel Glück</i>")  # type: ignore[attr-defined]
+    first.click("#chat-send")  # type: ignore[attr-defined]
+    second.wait_for_selector("#chat-lines li")  # type: ignore[attr-defined]
+    assert second.inner_text("#chat-lines .chat-text") == "<i>viel Glück</i>"  # type: ignore[attr-defined]
     pages = (first, second)
     for _ in range(MAX_CLICKS):
         if all(page.query_selector("#result") for page in pages):  # type: ignore[attr-defined]

@@ -12,8 +12,10 @@ REST (JSON, schema at /openapi.json, pages at /docs):
   GET  /api/tables/{id}/odds           the solver's odds for the player to move (Pickomino)
 
 WebSocket /api/tables/{id}/ws?token=T (no token: a spectator). The client sends
-  {"type": "action", "action": "take 4", "version": 17} or {"type": "sync"};
-the server answers with {"type": "state", "version": ...} after every change and
+  {"type": "action", "action": "take 4", "version": 17}, {"type": "sync"} or
+  {"type": "chat", "text": "..."};
+the server answers with {"type": "state", "version": ...} after every change,
+{"type": "chat", "line": ...} for table talk and
 {"type": "error", "code": ..., "message": ..., "version": ...} when it refuses.
 """
 
@@ -226,8 +228,10 @@ async def _handle(lobby: Lobby, connection: Connection, table: LiveTable, text: 
             if not isinstance(action, str):
                 raise TableError("bad_message", "An action message needs the action as text.")
             await lobby.act(table.id, connection.seat, action, message.get("version"))
+        elif kind == "chat":
+            await lobby.talk(table.id, connection.seat, message.get("text"))
         else:
-            raise TableError("bad_message", "Messages are of type 'action' or 'sync'.")
+            raise TableError("bad_message", "Messages are of type 'action', 'sync' or 'chat'.")
     except TableError as error:
         await _send_error(connection, table, error)
 

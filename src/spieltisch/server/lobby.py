@@ -23,13 +23,14 @@ from spieltisch.core.options import describe_options
 from spieltisch.core.protocol import JsonValue
 from spieltisch.core.registry import game_class, game_names, make_game
 from spieltisch.server.store import EntryRow, SeatRow, Store, TableRow
-from spieltisch.server.table import LiveTable, TableError, stand_in_bot
+from spieltisch.server.table import LiveTable, TableError, chat_json, stand_in_bot
 
 __all__ = ["Connection", "Lobby", "SeatSpec"]
 
 Send = Callable[[str], Awaitable[None]]
 Batch = list[tuple[str, EntryRow, SeatRow | None]]
 MAX_NAME = 32
+MAX_CHAT = 300
 
 
 @dataclass(frozen=True)
@@ -192,6 +193,18 @@ class Lobby:
         table.play(seat, text)
         await self.changed(table)
 
+    async def talk(self, table_id: str, seat: int | None, text: Any) -> None:
+        """Store a chat line of a seated person and send it to everybody at the table."""
+        table = self.get(table_id)
+        if seat is None:
+            raise TableError("spectator", "Only players at the table can chat; take a free seat.")
+        line = table.talk(seat, clean_chat(text))
+        self.store.add_chat(table.id, line)
+        message = json.dumps({"type": "chat", "version": table.version, "line": chat_json(line)})
+        for connection in list(self.connections.get(table.id, set())):
+            with contextlib.suppress(Exception):
+                await connection.send(message)
+
     async def changed(self, table: LiveTable) -> None:
         """Store the table's changes, push the new state to its connections, plan bots."""
         await self.save(table)
@@ -344,4 +357,16 @@ def clean_name(name: str) -> str:
         raise TableError("bad_name", "Please give a name of 1 to 32 characters.")
     if len(cleaned) > MAX_NAME:
         raise TableError("bad_name", f"A name can have at most {MAX_NAME} characters.")
+    return cleaned
+
+
+def clean_chat(text: Any) -> str:
+    """A chat line: printable, trimmed, 1 to 300 characters."""
+    if not isinstance(text, str):
+        raise TableError("bad_message", "A chat message needs its text.")
+    cleaned = " ".join("".join(ch for ch in text if ch.isprintable()).split())
+    if not cleaned:
+        raise TableError("bad_chat", "Type something to say first.")
+    if len(cleaned) > MAX_CHAT:
+        raise TableError("bad_chat", f"A chat line can have at most {MAX_CHAT} characters.")
     return cleaned

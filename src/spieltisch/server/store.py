@@ -30,7 +30,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import URL, make_url
 
-__all__ = ["EntryRow", "SeatRow", "Store", "TableRow", "default_url"]
+__all__ = ["ChatRow", "EntryRow", "SeatRow", "Store", "TableRow", "default_url"]
 
 _META = MetaData()
 
@@ -66,6 +66,27 @@ _ENTRIES = Table(
     Column("key", String(64), nullable=True),
     Column("args", Text, nullable=True),
 )
+
+
+_CHAT = Table(
+    "chat",
+    _META,
+    Column("table_id", String(32), primary_key=True),
+    Column("n", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("text", Text, nullable=False),
+)
+
+
+@dataclass(frozen=True)
+class ChatRow:
+    """A line of table talk; it is not part of the game, so it does not change the version."""
+
+    n: int
+    seat: int
+    name: str
+    text: str
 
 
 @dataclass(frozen=True)
@@ -173,7 +194,26 @@ class Store:
                         .values(**_seat_values(seat))
                     )
 
+    def add_chat(self, table_id: str, line: ChatRow) -> None:
+        with self.engine.begin() as db:
+            db.execute(
+                insert(_CHAT).values(
+                    table_id=table_id, n=line.n, seat=line.seat, name=line.name, text=line.text
+                )
+            )
+
     # --- reads ----------------------------------------------------------------------------
+    def chat(self, table_id: str, last: int) -> list[ChatRow]:
+        """The table's `last` chat lines, oldest first."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                select(_CHAT)
+                .where(_CHAT.c.table_id == table_id)
+                .order_by(_CHAT.c.n.desc())
+                .limit(last)
+            ).all()
+        return [ChatRow(r.n, r.seat, r.name, r.text) for r in reversed(rows)]
+
     def tables(self) -> list[TableRow]:
         with self.engine.connect() as db:
             rows = db.execute(select(_TABLES).order_by(_TABLES.c.created)).all()

@@ -21,12 +21,13 @@ from spieltisch.core.errors import IllegalAction
 from spieltisch.core.protocol import CHANCE, Game, JsonValue
 from spieltisch.core.record import GameRecord
 from spieltisch.core.registry import make_game
-from spieltisch.server.store import EntryRow, SeatRow, Store, TableRow
+from spieltisch.server.store import ChatRow, EntryRow, SeatRow, Store, TableRow
 
 __all__ = [
     "PUBLIC_CHANCE_GAMES",
     "LiveTable",
     "TableError",
+    "chat_json",
     "hash_token",
     "new_token",
     "stand_in_bot",
@@ -37,6 +38,9 @@ PUBLIC_CHANCE_GAMES = frozenset({"pickomino", "karolinchen"})
 
 LOG_TAIL = 30
 """How many of the latest log entries each message carries."""
+
+CHAT_TAIL = 30
+"""How many chat lines a table keeps in memory and a full message carries."""
 
 
 class TableError(Exception):
@@ -75,6 +79,8 @@ class LiveTable:
     entries: list[EntryRow]
     actions: list[str]
     unsaved: list[tuple[EntryRow, SeatRow | None]] = field(default_factory=list)
+    chat: list[ChatRow] = field(default_factory=list)  # the latest lines of table talk
+    chat_count: int = 0
 
     # --- building ---------------------------------------------------------------------------
     @classmethod
@@ -90,6 +96,8 @@ class LiveTable:
             if entry.action is not None:
                 table._replay_action(entry.action)
             table.entries.append(entry)
+        table.chat = store.chat(row.id, CHAT_TAIL)
+        table.chat_count = table.chat[-1].n + 1 if table.chat else 0
         return table
 
     def _replay_action(self, text: str) -> None:
@@ -193,6 +201,14 @@ class LiveTable:
         """What the bot `spec` plays now, with a generator seeded by the table and version."""
         bot = make_bot(self.game, spec, self.row.seed * 100_003 + self.version)
         return str(self.game.format_action(bot.choose(self.state)))
+
+    def talk(self, seat: int, text: str) -> ChatRow:
+        """A new chat line of `seat` (the caller stores it)."""
+        name = self.seats[seat].name or f"seat {seat + 1}"
+        line = ChatRow(self.chat_count, seat, name, text)
+        self.chat_count += 1
+        self.chat = [*self.chat[-(CHAT_TAIL - 1) :], line]
+        return line
 
     def join(self, seat: int | None, name: str) -> tuple[int, str]:
         open_seats = [s.seat for s in self.seats if s.bot is None and s.name is None]
@@ -300,8 +316,13 @@ class LiveTable:
             "deadline": deadline,
             "log": [self.log_entry(e, viewer) for e in self.entries[start:]],
             "log_full": full,
+            "chat": [chat_json(line) for line in self.chat] if full else None,
             "result": self.result(),
         }
+
+
+def chat_json(line: ChatRow) -> dict[str, JsonValue]:
+    return {"n": line.n, "seat": line.seat, "name": line.name, "text": line.text}
 
 
 def _sentence(text: str) -> str:

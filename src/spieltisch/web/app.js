@@ -45,6 +45,9 @@ function lobbyPage() {
   let timer = null;
   const form = { game: "pickomino", seats: [null, "optimal"], clock: "" };
   const root = h("div", { class: "lobby" });
+  // Kept across redraws, so what is being typed survives a language switch or a refresh.
+  const name = h("input", { id: "name", value: savedName(), maxlength: 32, autocomplete: "nickname" });
+  const openTables = h("section", { class: "panel", id: "open-tables" });
   app.append(root);
 
   async function load() {
@@ -98,7 +101,6 @@ function lobbyPage() {
   function createForm() {
     const game = games.find((g) => g.name === form.game);
     if (!game) return null;
-    const name = h("input", { id: "name", value: savedName(), maxlength: 32, autocomplete: "nickname" });
     const clock = h("select", { id: "clock", onchange: (e) => (form.clock = e.target.value) },
       h("option", { value: "", text: t("lobby.no_clock") }),
       [30, 60, 120].map((n) => h("option", { value: n, text: t("lobby.seconds", { n }) })));
@@ -159,16 +161,19 @@ function lobbyPage() {
     replaceChildren(root, 
       h("section", { class: "games" }, h("h2", { text: t("lobby.games") }), h("div", { class: "game-list" }, games.map(gameCard))),
       createForm(),
-      h("section", { class: "panel" }, h("h2", { text: t("lobby.open") }),
-        tables.length ? h("ul", { class: "tables" }, tables.map(tableRow)) : h("p", { class: "muted", text: t("lobby.none") })));
+      drawTables());
+  }
+
+  function drawTables() {
+    return replaceChildren(openTables, h("h2", { text: t("lobby.open") }),
+      tables.length ? h("ul", { class: "tables" }, tables.map(tableRow)) : h("p", { class: "muted", text: t("lobby.none") }));
   }
 
   load();
   timer = setInterval(async () => {
     try {
       tables = await api("/api/tables");
-      const list = root.querySelector(".tables, .panel:last-child p");
-      if (list) draw();
+      drawTables();
     } catch { /* the next poll tries again */ }
   }, 5000);
   return { stop: () => clearInterval(timer), redraw: draw };
@@ -184,6 +189,17 @@ function tablePage(tableId) {
   let retry = null;
   let clockTimer = null;
   const extras = { odds: localStorage.getItem("spieltisch.odds") === "on", oddsData: null, oddsVersion: -1 };
+  // Inputs live across redraws, so typing is not lost when the table changes.
+  const joinName = h("input", { id: "join-name", value: savedName(), maxlength: 32 });
+  const chatInput = h("input", { id: "chat-text", maxlength: 300, autocomplete: "off" });
+  const chatForm = h("form", { class: "chat-form", onsubmit: (event) => {
+    event.preventDefault();
+    const text = chatInput.value.trim();
+    if (!text) return;
+    send({ type: "chat", text });
+    chatInput.value = "";
+  } }, chatInput, h("button", { type: "submit", id: "chat-send" }));
+  let chat = [];
 
   function connect() {
     const token = tokenFor(tableId);
@@ -207,7 +223,13 @@ function tablePage(tableId) {
       if (message.code === "stale_version") send({ type: "sync" });
       return;
     }
+    if (message.type === "chat") {
+      chat = chat.concat([message.line]).slice(-50);
+      drawChat();
+      return;
+    }
     if (message.type !== "state") return;
+    if (message.chat) chat = message.chat;
     if (!message.log_full && last) {
       const known = last.log.length ? last.log[last.log.length - 1].seq : -1;
       message.log = last.log.concat(message.log.filter((entry) => entry.seq > known)).slice(-200);
@@ -242,7 +264,7 @@ function tablePage(tableId) {
   }
 
   async function join(seat) {
-    const name = (document.getElementById("join-name")?.value || "").trim();
+    const name = joinName.value.trim();
     if (!name) return notify(t("lobby.name_needed"));
     try {
       keepName(name);
@@ -273,8 +295,7 @@ function tablePage(tableId) {
     const scores = view && Array.isArray(view.scores) ? view.scores : null;
     const canJoin = you === null && !tokenFor(tableId) && table.seats.some((s) => s.open);
     return h("section", { class: "seats panel" },
-      canJoin ? h("label", { class: "join-name" }, h("span", { text: t("lobby.name") }),
-        h("input", { id: "join-name", value: savedName(), maxlength: 32 })) : null,
+      canJoin ? h("label", { class: "join-name" }, h("span", { text: t("lobby.name") }), joinName) : null,
       h("ol", {}, table.seats.map((seat) => h("li", {
         class: `seat${seat.seat === toMove ? " to-move" : ""}${seat.seat === you ? " mine" : ""}`,
         "data-seat": seat.seat,
@@ -308,6 +329,18 @@ function tablePage(tableId) {
     const view = gameView(last.table.game);
     const items = last.log.slice().reverse().map((entry) => h("li", { "data-key": entry.key, text: logText(entry, names, view) }));
     return h("section", { class: "log panel" }, h("h2", { text: t("table.log") }), h("ol", { reversed: true }, items));
+  }
+
+  const chatPanel = h("section", { class: "chat panel" });
+
+  function drawChat() {
+    if (!last) return chatPanel;
+    chatForm.querySelector("button").textContent = t("table.say");
+    chatInput.placeholder = t("table.chat_hint");
+    return replaceChildren(chatPanel, h("h2", { text: t("table.chat") }),
+      h("ul", { class: "chat-lines", id: "chat-lines" }, chat.map((line) =>
+        h("li", {}, h("strong", { text: line.name }), ": ", h("span", { class: "chat-text", text: line.text })))),
+      last.you !== null ? chatForm : null);
   }
 
   function resultPanel() {
@@ -362,7 +395,7 @@ function tablePage(tableId) {
       h("p", { class: "offline-note", text: t("table.offline") }),
       statusLine(),
       resultPanel(),
-      h("div", { class: "table-body" }, board, h("aside", {}, seatsPanel(), logPanel())));
+      h("div", { class: "table-body" }, board, h("aside", {}, seatsPanel(), logPanel(), drawChat())));
     tickClock();
   }
 

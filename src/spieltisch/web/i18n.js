@@ -133,6 +133,10 @@ const STRINGS = {
     "pk.tiles_one": "1 tile",
     "pk.worms_one": "1 worm",
     "pk.dice_left_one": "1 die left",
+    "table.chat": "Table talk",
+    "table.say": "Say",
+    "table.chat_hint": "Say something nice",
+    "err.bad_chat": "A chat line needs 1 to 300 characters.",
   },
   de: {
     "app.title": "Spieltisch",
@@ -263,6 +267,10 @@ const STRINGS = {
     "pk.tiles_one": "1 Plättchen",
     "pk.worms_one": "1 Wurm",
     "pk.dice_left_one": "noch 1 Würfel",
+    "table.chat": "Tischgespräch",
+    "table.say": "Sagen",
+    "table.chat_hint": "Sag etwas Nettes",
+    "err.bad_chat": "Eine Chatzeile braucht 1 bis 300 Zeichen.",
   },
   fr: {
     "app.title": "Spieltisch",
@@ -394,6 +402,10 @@ const STRINGS = {
     "pk.dice_left_one": "1 dé restant",
     "lobby.open_seats": "{n} libres",
     "lobby.open_seats_one": "1 libre",
+    "table.chat": "Discussion",
+    "table.say": "Dire",
+    "table.chat_hint": "Dites quelque chose de gentil",
+    "err.bad_chat": "Un message doit avoir de 1 à 300 caractères.",
   },
   it: {
     "app.title": "Spieltisch",
@@ -525,6 +537,10 @@ const STRINGS = {
     "pk.worms_one": "1 verme",
     "pk.dice_left_one": "1 dado rimasto",
     "lobby.open_seats_one": "1 libero",
+    "table.chat": "Chiacchiere al tavolo",
+    "table.say": "Di’",
+    "table.chat_hint": "Di’ qualcosa di carino",
+    "err.bad_chat": "Un messaggio deve avere da 1 a 300 caratteri.",
   },
   nl: {
     "app.title": "Spieltisch",
@@ -655,6 +671,10 @@ const STRINGS = {
     "pk.tiles_one": "1 tegel",
     "pk.worms_one": "1 worm",
     "pk.dice_left_one": "nog 1 steen",
+    "table.chat": "Tafelpraat",
+    "table.say": "Zeg",
+    "table.chat_hint": "Zeg iets aardigs",
+    "err.bad_chat": "Een chatregel heeft 1 tot 300 tekens nodig.",
   },
 };
 
