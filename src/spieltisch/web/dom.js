@@ -25,6 +25,14 @@ export function s(tag, attrs, ...children) {
   return fill(document.createElementNS(SVG_NS, tag), attrs, children);
 }
 
+// The drawing of an <svg> as a <g> placed by `transform`, to compose pictures without
+// nesting <svg> elements (whose sizing differs between browsers).
+export function asGroup(svg, transform) {
+  const group = s("g", { transform, class: svg.getAttribute("class") });
+  group.append(...svg.childNodes);
+  return group;
+}
+
 export function clear(node) {
   while (node.firstChild) node.firstChild.remove();
   return node;

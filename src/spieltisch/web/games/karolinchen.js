@@ -2,7 +2,7 @@
 // card, the hand to choose the next card from, and the coloured dice in the middle. Every
 // colour also has its own symbol, and the touch targets are big: children play on tablets.
 
-import { append, h, s } from "../dom.js";
+import { append, asGroup, h, s } from "../dom.js";
 import { t } from "../i18n.js";
 
 const COLOURS = {
@@ -24,12 +24,12 @@ export function colourDie(letter, extraClass = "") {
 
 export function picture() {
   return s("svg", { viewBox: "0 0 200 110", class: "game-picture" },
-    Array.from({ length: 7 }, (_, i) => s("circle", { cx: 30 + i * 20, cy: 70 + (i % 2 ? -6 : 6), r: 13, class: "kc-segment covered", fill: COLOURS[ORDER[i % 6]].fill })),
+    Array.from({ length: 7 }, (_, i) => s("circle", { cx: 30 + i * 20, cy: 70 + (i % 2 ? -6 : 6), r: 13, class: "kc-segment covered", style: `fill:${COLOURS[ORDER[i % 6]].fill}` })),
     s("circle", { cx: 170, cy: 62, r: 18, class: "kc-head" }),
     s("circle", { cx: 176, cy: 56, r: 3, fill: "#222" }),
-    s("g", { transform: "translate(20 6) scale(0.36)" }, colourDie("r")),
-    s("g", { transform: "translate(64 6) scale(0.36)" }, colourDie("y")),
-    s("g", { transform: "translate(108 6) scale(0.36)" }, colourDie("b")));
+    asGroup(colourDie("r"), "translate(20 6) scale(0.36)"),
+    asGroup(colourDie("y"), "translate(64 6) scale(0.36)"),
+    asGroup(colourDie("b"), "translate(108 6) scale(0.36)"));
 }
 
 // How far each worm had eaten when last drawn, so newly eaten fruits can be animated.
@@ -46,7 +46,7 @@ function wormBody(worm, fruits, key) {
     if (kind === "eaten" && i >= before) kind += " just-eaten";
     const x = 14 + i * 15;
     const y = 22 + (i % 2 ? -4 : 4);
-    segments.push(s("circle", { cx: x, cy: y, r: 9, class: `kc-segment ${kind}`, fill: kind === "covered" ? colour : null }));
+    segments.push(s("circle", { cx: x, cy: y, r: 9, class: `kc-segment ${kind}`, style: kind === "covered" ? `fill:${colour}` : null }));
   }
   segments.push(s("circle", { cx: 14 + size * 15 + 4, cy: 20, r: 13, class: "kc-head" }));
   return s("svg", { viewBox: `0 0 ${size * 15 + 40} 44`, class: "kc-worm", role: "img", "aria-label": `${worm.progress}/${size}` }, segments);

@@ -1,7 +1,7 @@
 // Pickomino in the browser: the grill, every stack's top tile, the roll to choose from, the dice
 // set aside with the running sum, roll and stop buttons (naming the tile a stop takes), the odds.
 
-import { append, h, s } from "../dom.js";
+import { append, asGroup, h, s } from "../dom.js";
 import { t } from "../i18n.js";
 
 export const hasOdds = true;
@@ -46,10 +46,10 @@ export function tile(number, state = "grill") {
 
 export function picture() {
   return s("svg", { viewBox: "0 0 200 110", class: "game-picture" },
-    s("g", { transform: "translate(6 10)" }, tile(27)),
-    s("g", { transform: "translate(70 14) scale(0.6)" }, dieFace(5)),
-    s("g", { transform: "translate(130 14) scale(0.6)" }, dieFace(3)),
-    s("g", { transform: "translate(100 56) scale(0.45)" }, dieFace(4)));
+    asGroup(tile(27), "translate(6 10)"),
+    asGroup(dieFace(5), "translate(74 10) scale(0.55)"),
+    asGroup(dieFace(3), "translate(134 10) scale(0.55)"),
+    asGroup(dieFace(4), "translate(104 58) scale(0.45)"));
 }
 
 // The roll drawn last, so only a new roll tumbles onto the table.
