@@ -1,0 +1,193 @@
+"""Pickomino and Karolinchen as OpenSpiel Python games, with exact chance nodes.
+
+Importing this module registers them with `pyspiel.register_game`:
+
+    import pyspiel
+    import spieltisch.adapters.openspiel  # noqa: F401  (registers the games)
+    game = pyspiel.load_game("spieltisch_pickomino", {"players": 3})
+
+Actions are the integers of the game's encoder (`spieltisch.adapters.encoders`); chance
+outcomes (every roll as face counts, start seats, tail fruits) are the integers of its chance
+vocabulary, with the rules' exact probabilities converted to floats. Both games have perfect
+information. Returns are each seat's share of the win (1/k for each of k winners, else 0), so
+they sum to 1. The observation tensor is the encoder's vector for the observing seat; the
+observation string is the game's text picture. Parameters: `players`, and the game options
+listed in `PARAMETERS`.
+
+Riff Raff is not offered here: its placements are settled by a physics simulation whose
+outcomes cannot be enumerated, while OpenSpiel's explicit chance nodes need them listed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from spieltisch.adapters.encoding import Encoder, encoder_for, win_shares
+from spieltisch.core.protocol import CHANCE, Game
+from spieltisch.core.registry import game_class, make_game
+
+__all__ = [
+    "MAX_GAME_LENGTH",
+    "PARAMETERS",
+    "SHORT_NAMES",
+    "KarolinchenSpiel",
+    "PickominoSpiel",
+    "SpieltischGame",
+    "SpieltischState",
+    "register_games",
+]
+
+PARAMETERS: dict[str, dict[str, Any]] = {
+    "pickomino": {"players": 2, "short_game": False, "flip_when_nothing_returned": True},
+    "karolinchen": {"players": 2, "auto_take": True, "tail_fruits": "fixed"},
+}
+"""The OpenSpiel parameters of each game, with their defaults (spieltisch options)."""
+SHORT_NAMES = {name: f"spieltisch_{name}" for name in PARAMETERS}
+MAX_GAME_LENGTH = 100_000
+"""Neither game has a hard bound (tiles can be stolen back and forth); this is far above any
+game seen in simulation."""
+
+
+def _game_type(name: str) -> pyspiel.GameType:
+    cls = game_class(name)
+    return pyspiel.GameType(
+        short_name=SHORT_NAMES[name],
+        long_name=f"spieltisch {cls.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=cls.max_players,
+        min_num_players=cls.min_players,
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=PARAMETERS[name],
+    )
+
+
+class SpieltischGame(pyspiel.Game):  # type: ignore[misc]
+    """A spieltisch game behind OpenSpiel's `Game` interface."""
+
+    def __init__(self, name: str, params: dict[str, Any] | None) -> None:
+        values = {**PARAMETERS[name], **(params or {})}
+        self.rules: Game[Any, Any] = make_game(name, values)
+        self.encoder: Encoder = encoder_for(self.rules)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.encoder.num_actions,
+            max_chance_outcomes=self.encoder.num_chance_outcomes,
+            num_players=self.rules.num_players,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0,
+            max_game_length=MAX_GAME_LENGTH,
+        )
+        super().__init__(_game_type(name), info, values)
+
+    def new_initial_state(self) -> SpieltischState:
+        return SpieltischState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> SpieltischObserver:
+        return SpieltischObserver(self.encoder)
+
+
+class SpieltischState(pyspiel.State):  # type: ignore[misc]
+    """One position; the spieltisch state inside is immutable, so copies share it."""
+
+    def __init__(self, game: SpieltischGame) -> None:
+        super().__init__(game)
+        self.rules = game.rules
+        self.encoder = game.encoder
+        self.position: Any = game.rules.new_state()
+
+    def current_player(self) -> int:
+        mover = self.rules.to_move(self.position)
+        if mover is None:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return int(pyspiel.PlayerId.CHANCE) if mover == CHANCE else mover
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.encoder.legal_indices(self.position)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        pairs = [
+            (self.encoder.chance_index(outcome), float(probability))
+            for outcome, probability in self.rules.chance_outcomes(self.position)
+        ]
+        return sorted(pairs)
+
+    def _apply_action(self, action: int) -> None:
+        if self.rules.to_move(self.position) == CHANCE:
+            chosen = self.encoder.chance_outcome(action)
+        else:
+            chosen = self.encoder.action_for(self.position, action)
+        self.position = self.rules.apply(self.position, chosen)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == int(pyspiel.PlayerId.CHANCE):
+            return self.rules.format_action(self.encoder.chance_outcome(action))
+        return self.encoder.action_labels()[action]
+
+    def is_terminal(self) -> bool:
+        return bool(self.rules.is_over(self.position))
+
+    def returns(self) -> list[float]:
+        if not self.rules.is_over(self.position):
+            return [0.0] * self.rules.num_players
+        return win_shares(self.rules, self.position)
+
+    def __str__(self) -> str:
+        return str(self.rules.render(self.position))
+
+
+class SpieltischObserver:
+    """The encoder's observation vector as OpenSpiel's observer (`tensor` and `dict`)."""
+
+    def __init__(self, encoder: Encoder) -> None:
+        self.encoder = encoder
+        self.tensor = np.zeros(encoder.observation_size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: SpieltischState, player: int) -> None:
+        self.tensor[:] = self.encoder.observe(state.position, player)
+
+    def string_from(self, state: SpieltischState, player: int) -> str:
+        return str(state)
+
+
+class PickominoSpiel(SpieltischGame):
+    """Pickomino for OpenSpiel (registered as spieltisch_pickomino)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        super().__init__("pickomino", params)
+
+
+class KarolinchenSpiel(SpieltischGame):
+    """Karolinchen for OpenSpiel (registered as spieltisch_karolinchen)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        super().__init__("karolinchen", params)
+
+
+# Classes, not closures: OpenSpiel's registry keeps its factories until after the interpreter
+# has shut down, and only a class outlives that without being freed.
+_FACTORIES: dict[str, type[SpieltischGame]] = {
+    "pickomino": PickominoSpiel,
+    "karolinchen": KarolinchenSpiel,
+}
+
+
+def register_games() -> None:
+    """Register Pickomino and Karolinchen with OpenSpiel (once; later calls do nothing)."""
+    known = set(pyspiel.registered_names())
+    for name, short_name in SHORT_NAMES.items():
+        if short_name not in known:
+            pyspiel.register_game(_game_type(name), _FACTORIES[name])
+
+
+register_games()

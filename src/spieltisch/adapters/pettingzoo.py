@@ -1,0 +1,148 @@
+"""PettingZoo AEC environments for every registered game.
+
+    from spieltisch.adapters.pettingzoo import env
+    aec = env("pickomino", {"players": 3}, render_mode="ansi")
+    aec.reset(seed=7)
+    for agent in aec.agent_iter():
+        observation, reward, termination, truncation, info = aec.last()
+        mask = observation["action_mask"]
+        action = None if termination or truncation else int(mask.nonzero()[0][0])
+        aec.step(action)
+
+Agents are "player_0" .. "player_{n-1}", one per seat. Actions are integers as defined by the
+game's encoder (`spieltisch.adapters.encoders`, `encoder.describe()` lists them). An
+observation is a dict: "observation", the seat's vector of floats in [0, 1] (its fields are
+documented by the encoder), and "action_mask", int8 with 1 for each legal action (all zeros
+when the agent is not to move). Chance nodes (dice, the physics of a placement, catches) are
+resolved inside the environment with its generator, seeded by `reset(seed=...)`; a reset
+without a seed goes on drawing from the current generator. Rewards come at the end: each
+winner gets 1/k of a win shared by k seats, the others 0. An illegal action raises
+`IllegalAction` (a `ValueError`) naming the legal ones. `render()` returns the game's text
+picture (render_mode="ansi").
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from spieltisch.adapters.encoding import encoder_for, resolve_chance, win_shares
+from spieltisch.core.protocol import JsonValue
+from spieltisch.core.registry import make_game
+
+__all__ = ["SpieltischAEC", "env", "raw_env"]
+
+RENDER_MODES = ("ansi",)
+
+
+def agent_name(seat: int) -> str:
+    return f"player_{seat}"
+
+
+class SpieltischAEC(AECEnv):  # type: ignore[misc]
+    """One registered game as an agent-environment-cycle environment."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": list(RENDER_MODES),
+        "name": "spieltisch_v0",
+    }
+
+    def __init__(
+        self,
+        game: str,
+        options: Mapping[str, JsonValue] | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.game = make_game(game, options)
+        self.encoder = encoder_for(self.game)
+        self.render_mode = render_mode
+        self.possible_agents = [agent_name(seat) for seat in range(self.game.num_players)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        size, actions = self.encoder.observation_size, self.encoder.num_actions
+        observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (actions,), np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
+        self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
+        self._rng = random.Random()
+        self.state: Any = self.game.new_state()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.state = resolve_chance(self.game, self.game.new_state(), self._rng)
+        self._select_mover()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self._seat[agent]
+        vector = np.asarray(self.encoder.observe(self.state, seat), dtype=np.float32)
+        mask = np.zeros(self.encoder.num_actions, dtype=np.int8)
+        if self.game.to_move(self.state) == seat:
+            mask[self.encoder.legal_indices(self.state)] = 1
+        return {"observation": vector, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        chosen = self.encoder.action_for(self.state, int(action))
+        self._cumulative_rewards[agent] = 0.0
+        self.state = resolve_chance(self.game, self.game.apply(self.state, chosen), self._rng)
+        self._clear_rewards()
+        if self.game.is_over(self.state):
+            for seat, share in enumerate(win_shares(self.game, self.state)):
+                self.rewards[agent_name(seat)] = share
+            self.terminations = dict.fromkeys(self.agents, True)
+        self._select_mover()
+        self._accumulate_rewards()
+
+    def _select_mover(self) -> None:
+        mover = self.game.to_move(self.state)
+        self.agent_selection = agent_name(mover if mover is not None else 0)
+        if self.game.is_over(self.state):
+            self._deads_step_first()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return self.game.render(self.state)
+
+    def close(self) -> None:
+        pass
+
+
+def raw_env(
+    game: str, options: Mapping[str, JsonValue] | None = None, render_mode: str | None = None
+) -> SpieltischAEC:
+    return SpieltischAEC(game, options, render_mode)
+
+
+def env(
+    game: str, options: Mapping[str, JsonValue] | None = None, render_mode: str | None = None
+) -> SpieltischAEC:
+    """The AEC environment of `game` with `options` (missing ones take their defaults)."""
+    return raw_env(game, options, render_mode)

@@ -1,0 +1,77 @@
+"""Encoders: fixed vocabularies, masks that match the rules, observations in [0, 1]."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from spieltisch.adapters.encoding import encoder_for, resolve_chance
+from spieltisch.core import CHANCE, IllegalAction, InvalidOptions, make_game
+
+CASES = [
+    ("pickomino", {"players": 3}),
+    ("karolinchen", {"players": 3, "auto_take": False, "tail_fruits": "random"}),
+    ("riffraff", {"players": 2}),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_every_legal_action_has_its_own_integer_and_back(name: str, options: dict) -> None:
+    game = make_game(name, options)
+    encoder = encoder_for(game)
+    rng = random.Random(5)
+    state = resolve_chance(game, game.new_state(), rng)
+    for _ in range(25 if name == "riffraff" else 80):
+        if game.is_over(state):
+            break
+        legal = game.legal_actions(state)
+        indices = [encoder.index_of(state, action) for action in legal]
+        assert len(set(indices)) == len(legal)
+        assert sorted(indices) == encoder.legal_indices(state)
+        assert [encoder.action_for(state, i) for i in indices] == legal
+        for seat in range(game.num_players):
+            vector = encoder.observe(state, seat)
+            assert len(vector) == encoder.observation_size
+            assert all(0.0 <= value <= 1.0 for value in vector)
+        state = resolve_chance(game, game.apply(state, rng.choice(legal)), rng)
+
+
+def test_an_illegal_integer_is_refused_with_the_legal_ones() -> None:
+    game = make_game("pickomino")
+    encoder = encoder_for(game)
+    state = resolve_chance(game, game.new_state(), random.Random(1))
+    with pytest.raises(IllegalAction, match="not legal now; legal: "):
+        encoder.action_for(state, 6)  # roll: the player must first set dice aside
+    with pytest.raises(IllegalAction, match=r"outside the action space 0\.\.9"):
+        encoder.action_for(state, 10)
+
+
+def test_chance_vocabulary_covers_every_outcome() -> None:
+    game = make_game("karolinchen", {"tail_fruits": "random", "start_seat": "random"})
+    encoder = encoder_for(game)
+    state = game.new_state()
+    rng = random.Random(2)
+    for _ in range(300):
+        if game.is_over(state):
+            break
+        if game.to_move(state) == CHANCE:
+            for outcome, _ in game.chance_outcomes(state):
+                assert encoder.chance_outcome(encoder.chance_index(outcome)) == outcome
+            state = game.apply(state, game.sample_chance(state, rng))
+        else:
+            state = game.apply(state, rng.choice(game.legal_actions(state)))
+
+
+def test_riff_raff_environments_need_the_catch_model() -> None:
+    with pytest.raises(InvalidOptions, match="catching at 'model'"):
+        encoder_for(make_game("riffraff", {"catching": "choose"}))
+
+
+def test_riff_raff_observation_hides_the_other_face_down_card() -> None:
+    game = make_game("riffraff", {"players": 2, "start_seat": 0})
+    encoder = encoder_for(game)
+    first = game.apply(game.new_state(), game.legal_actions(game.new_state())[3])
+    other = game.apply(game.new_state(), game.legal_actions(game.new_state())[7])
+    assert encoder.observe(first, 1) == encoder.observe(other, 1)
+    assert encoder.observe(first, 0) != encoder.observe(other, 0)

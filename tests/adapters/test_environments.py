@@ -1,0 +1,89 @@
+"""PettingZoo and Gymnasium environments pass their libraries' own checks."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+from spieltisch.adapters.gymnasium import SingleSeatEnv
+from spieltisch.adapters.pettingzoo import env
+from spieltisch.core import IllegalAction
+
+pytestmark = pytest.mark.filterwarnings(
+    "ignore::UserWarning"
+)  # the checkers' advice on Dict spaces
+
+# Riff Raff runs the physics on every placement: fewer cycles keep the test quick.
+CASES = [
+    ("pickomino", {"players": 3}, 150),
+    ("karolinchen", {"players": 3, "auto_take": False}, 150),
+    ("riffraff", {"players": 2}, 12),
+]
+
+
+@pytest.mark.parametrize(("name", "options", "cycles"), CASES)
+def test_pettingzoo_api_and_seeding(name: str, options: dict, cycles: int) -> None:
+    api_test(env(name, options, render_mode="ansi"), num_cycles=cycles)
+    seed_test(lambda: env(name, options, render_mode="ansi"), num_cycles=cycles)
+
+
+def test_pettingzoo_game_runs_to_the_end_with_shared_rewards() -> None:
+    aec = env("pickomino", {"players": 2}, render_mode="ansi")
+    aec.reset(seed=11)
+    totals = dict.fromkeys(aec.possible_agents, 0.0)
+    for agent in aec.agent_iter():
+        observation, reward, termination, truncation, _ = aec.last()
+        totals[agent] += reward
+        legal = observation["action_mask"].nonzero()[0]
+        aec.step(None if termination or truncation else int(legal[-1]))
+    assert sum(totals.values()) == pytest.approx(1.0)
+    assert "Grill" in aec.render() or aec.render()
+
+
+def test_pettingzoo_refuses_an_illegal_action() -> None:
+    aec = env("karolinchen")
+    aec.reset(seed=1)
+    mask = aec.observe(aec.agent_selection)["action_mask"]
+    illegal = int((mask == 0).nonzero()[0][0])
+    with pytest.raises(IllegalAction, match="not legal now"):
+        aec.step(illegal)
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "opponent"),
+    [
+        ("pickomino", {"players": 3}, "greedy"),
+        ("karolinchen", {"players": 2}, "greedy"),
+        ("riffraff", {"players": 2}, "random"),
+    ],
+)
+def test_gymnasium_single_seat_passes_check_env(name: str, options: dict, opponent: str) -> None:
+    check_env(SingleSeatEnv(name, opponent, seat=1, options=options, render_mode="ansi"))
+
+
+def test_gymnasium_episode_is_reproducible_and_illegal_actions_end_it() -> None:
+    def episode(seed: int) -> list[float]:
+        gym_env = SingleSeatEnv("pickomino", ["greedy", "random"], seat=0, options={"players": 3})
+        _, info = gym_env.reset(seed=seed)
+        rewards, done = [], False
+        while not done:
+            action = int(info["action_mask"].nonzero()[0][-1])
+            _, reward, done, _, info = gym_env.step(action)
+            rewards.append(reward)
+        return rewards
+
+    assert episode(4) == episode(4)
+    gym_env = SingleSeatEnv("karolinchen", "random")
+    _, info = gym_env.reset(seed=0)
+    illegal = int((info["action_mask"] == 0).nonzero()[0][0])
+    _, reward, terminated, _, info = gym_env.step(illegal)
+    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
+
+
+def test_gymnasium_explains_a_wrong_number_of_opponents() -> None:
+    with pytest.raises(ValueError, match="needs 1 or 2 opponent bots, not 3"):
+        SingleSeatEnv("pickomino", ["random"] * 3, options={"players": 3})

@@ -1,0 +1,48 @@
+"""OpenSpiel: the registered games pass random_sim_test; the MCTS example runs."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from spieltisch.adapters.openspiel import SHORT_NAMES  # noqa: E402
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "openspiel_mcts.py"
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("pickomino", {"players": 3}),
+        ("pickomino", {"players": 2, "short_game": True}),
+        ("karolinchen", {"players": 2, "auto_take": False}),
+        ("karolinchen", {"players": 4, "tail_fruits": "random"}),
+    ],
+)
+def test_random_sim_test(name: str, params: dict) -> None:
+    game = pyspiel.load_game(SHORT_NAMES[name], params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_chance_outcomes_are_exact_and_sum_to_one() -> None:
+    game = pyspiel.load_game(SHORT_NAMES["pickomino"])
+    state = game.new_initial_state()
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) == 1287  # 8 dice, counts per face
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0, abs=1e-12)
+    assert max(p for _, p in outcomes) == pytest.approx(10080 / 6**8)  # two pairs, four singles
+
+
+def test_mcts_example_plays_against_spieltisch_bots() -> None:
+    spec = importlib.util.spec_from_file_location("openspiel_mcts", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    args = ["--game", "karolinchen", "--games", "2", "--simulations", "8", "--seed", "3"]
+    totals = module.main(args)
+    assert sum(totals) == pytest.approx(2.0)
+    assert module.main(args) == totals
