@@ -70,6 +70,7 @@ class Lobby:
     _next: asyncio.Future[None] | None = None  # resolved once `_batch` is stored
     _writer: asyncio.Task[None] | None = None
     _pending: dict[str, asyncio.Future[None]] = field(default_factory=dict)  # table -> commit
+    _games: list[dict[str, JsonValue]] = field(default_factory=list)
 
     # --- start and stop ---------------------------------------------------------------------
     def load(self) -> None:
@@ -327,27 +328,30 @@ class Lobby:
         await self.changed(table)
 
     def games(self) -> list[dict[str, JsonValue]]:
-        found: list[dict[str, JsonValue]] = []
-        for name in game_names():
-            cls = game_class(name)
-            game = cls(None)
-            options = getattr(game, "options", None)
-            described = describe_options(type(options)) if is_dataclass(options) else []
-            found.append(
-                {
-                    "name": name,
-                    "title": cls.title,
-                    "min_players": cls.min_players,
-                    "max_players": cls.max_players,
-                    "bots": bot_names(name),
-                    "options": [
-                        {"name": n, "default": d, "doc": doc}
-                        for n, d, doc in described
-                        if n != "players"
-                    ],
-                }
-            )
-        return found
+        """Every registered game with its players, bots and options (worked out once)."""
+        if not self._games:
+            self._games = _describe_games()
+        return self._games
+
+
+def _describe_games() -> list[dict[str, JsonValue]]:
+    return [_describe_game(name) for name in game_names()]
+
+
+def _describe_game(name: str) -> dict[str, JsonValue]:
+    cls = game_class(name)
+    options = getattr(cls(None), "options", None)
+    described = describe_options(type(options)) if is_dataclass(options) else []
+    return {
+        "name": name,
+        "title": cls.title,
+        "min_players": cls.min_players,
+        "max_players": cls.max_players,
+        "bots": bot_names(name),
+        "options": [
+            {"name": n, "default": d, "doc": doc} for n, d, doc in described if n != "players"
+        ],
+    }
 
 
 def clean_name(name: str) -> str:

@@ -280,7 +280,7 @@ function tablePage(tableId) {
 
   async function leave() {
     const token = tokenFor(tableId);
-    if (!token || !confirm(t("table.leave_confirm"))) return;
+    if (!token || (last && last.table.status === "playing" && !confirm(t("table.leave_confirm")))) return;
     try {
       await api(`/api/tables/${tableId}/leave`, { token });
     } catch (error) {
@@ -391,7 +391,7 @@ function tablePage(tableId) {
         h("label", { class: "invite" }, h("span", { text: t("table.invite") }),
           h("input", { readonly: true, value: invite, id: "invite", onclick: (e) => e.target.select() }),
           h("button", { class: "small", text: t("table.copy"), onclick: () => navigator.clipboard?.writeText(invite).then(() => notify(t("table.copied"))) })),
-        you !== null && table.status === "playing" ? h("button", { class: "small", id: "leave", text: t("table.leave"), onclick: leave }) : null),
+        you !== null && table.status !== "over" ? h("button", { class: "small", id: "leave", text: t("table.leave"), onclick: leave }) : null),
       h("p", { class: "offline-note", text: t("table.offline") }),
       statusLine(),
       resultPanel(),
