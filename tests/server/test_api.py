@@ -123,6 +123,8 @@ def test_bad_input_is_refused_and_the_socket_stays_usable(client: TestClient) ->
         expect_error(ws, "too_large")
         ws.send_json([1, 2])
         expect_error(ws, "bad_message")
+        ws.send_bytes(b"\x00\x01")
+        expect_error(ws, "bad_message")
         ws.send_json({"type": "dance"})
         expect_error(ws, "bad_message")
         ws.send_json({"type": "action", "action": legal[0], "version": version - 1})

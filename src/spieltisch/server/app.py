@@ -205,7 +205,14 @@ async def serve_socket(
             await _send_error(connection, table, TableError("bad_token", _BAD_TOKEN))
         await lobby.push(table, connection)
         while True:
-            text = await websocket.receive_text()
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            if text is None:
+                refusal = TableError("bad_message", "Messages are JSON text, not binary data.")
+                await _send_error(connection, lobby.get(table_id), refusal)
+                continue
             await _handle(lobby, connection, lobby.get(table_id), text)
     except WebSocketDisconnect:
         pass
