@@ -77,17 +77,25 @@ async def seat_client(
     ws: ClientConnection, rng: random.Random, totals: Totals, budget: list[int], end: float
 ) -> None:
     """Play whenever this seat is to move; measure each action's round trip."""
+    try:
+        async with asyncio.timeout_at(asyncio.get_running_loop().time() + end - time.monotonic()):
+            await _play_seat(ws, rng, totals, budget)
+    except TimeoutError:
+        return
+
+
+async def _play_seat(
+    ws: ClientConnection, rng: random.Random, totals: Totals, budget: list[int]
+) -> None:
     pending: tuple[int, float] | None = None
-    while time.monotonic() < end:
-        try:
-            raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, end - time.monotonic()))
-        except TimeoutError:
-            return
-        message: dict[str, Any] = json.loads(raw)
+    while True:
+        message: dict[str, Any] = json.loads(await ws.recv())
         if message["type"] == "error":
             totals.errors += 1
             pending = None
             await ws.send(json.dumps({"type": "sync"}))
+            continue
+        if message["type"] != "state":
             continue
         if pending is not None and message["version"] > pending[0]:
             totals.latencies.append(time.perf_counter() - pending[1])
