@@ -17,6 +17,7 @@ def build_parser() -> argparse.ArgumentParser:
     import spieltisch.cli.replay as replay
     import spieltisch.cli.serve as serve
     import spieltisch.cli.simulate as simulate
+    import spieltisch.cli.tournament as tournament
 
     parser = argparse.ArgumentParser(
         prog="spieltisch",
@@ -24,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"spieltisch {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in (play, simulate, replay, pickomino_cmds, serve):
+    for module in (play, simulate, replay, pickomino_cmds, serve, tournament):
         module.add_parser(commands)
     return parser
 
