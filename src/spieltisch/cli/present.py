@@ -374,15 +374,15 @@ class KarolinchenPresenter(Presenter):
         choices = []
         for fruit in state.hand(seat):
             count = min(state.middle[fruit], COUNTS[fruit])
-            gain = f", takes {count}" if count else ""
-            choices.append(f"{LETTERS[fruit]} {FRUITS[fruit].name} ({COUNTS[fruit]}{gain})")
+            gain = f" +{count}" if count else ""  # the dice it would take at once
+            choices.append(f"{LETTERS[fruit]} {FRUITS[fruit].name}{gain}")
         return f"{who}lay {_join(choices)} > "
 
     def help_lines(self) -> list[str]:
         return [
             "  r g y p o b   lay the card of that fruit (also 'lay g' or 'gooseberries')",
             "                r cherries, g gooseberries, y mirabelles, p plums, o apricots,",
-            "                b blueberry; the number is how many fruits the card has",
+            "                b blueberry; '+2' says a card would take two dice at once",
             "  take, leave   take the matching dice for your new card, or leave them",
             "                (only with the option auto_take=false)",
         ]
@@ -490,3 +490,13 @@ _PRESENTERS: dict[str, type[Presenter]] = {
 def presenter_for(game: Game[Any, Any], names: Sequence[str]) -> Presenter:
     """The game's own presenter if it has one, else the generic one."""
     return _PRESENTERS.get(game.name, Presenter)(game, names)
+
+
+def _add_riffraff() -> None:
+    """Riff Raff's presenter lives in its own module, which builds on this one."""
+    from spieltisch.cli.riffraff_present import RiffRaffPresenter
+
+    _PRESENTERS[RiffRaffPresenter.game_name] = RiffRaffPresenter
+
+
+_add_riffraff()

@@ -177,6 +177,8 @@ def _check_position(state: KarolinchenState) -> None:
             raise ValueError("eaten and covered fruits must fit on the laid cards")
     if sum(state.covered) > DICE:
         raise ValueError(f"at most {DICE} dice lie on the cards")
+    if phase is Phase.CHOOSE and (state.free(state.seat) or not state.hand(state.seat)):
+        raise ValueError("a seat chooses a card only when its card is full and its hand is not")
     resting = phase in (Phase.CHOOSE, Phase.TAKE, Phase.OVER)
     if resting and sum(state.middle) != state.dice_in_middle:
         raise ValueError("'middle' must hold every die that is not on a card")
