@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -75,3 +77,16 @@ def test_riff_raff_observation_hides_the_other_face_down_card() -> None:
     other = game.apply(game.new_state(), game.legal_actions(game.new_state())[7])
     assert encoder.observe(first, 1) == encoder.observe(other, 1)
     assert encoder.observe(first, 0) != encoder.observe(other, 0)
+
+
+def test_the_core_package_loads_no_optional_extra() -> None:
+    code = (
+        "import sys, spieltisch.core, spieltisch.bots, spieltisch.analysis, "
+        "spieltisch.adapters.encoding, spieltisch.adapters.encoders\n"
+        "from spieltisch.cli.main import build_parser\n"
+        "build_parser()\n"
+        "extras = ('pettingzoo', 'gymnasium', 'pyspiel', 'open_spiel', 'ray', 'matplotlib')\n"
+        "print(sorted(m for m in extras if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from spieltisch.cli.common import fail, print_json
@@ -54,6 +55,9 @@ def add_parser(commands: Any) -> None:
     )
     _add_grill(odds)
     odds.add_argument("--json", action="store_true", help="print JSON")
+    odds.add_argument(
+        "--plot", type=Path, metavar="FILE", help="also draw the table as a chart (.png or .svg)"
+    )
     odds.set_defaults(run=run_odds)
 
 
@@ -117,6 +121,10 @@ def run_odds(args: argparse.Namespace) -> int:
     except ValueError as error:
         return fail(str(error))
     odds = tile_odds(tiles)
+    if args.plot is not None:
+        problem = _plot(odds, args.plot)
+        if problem:
+            return fail(problem)
     if args.json:
         print_json({str(tile): chances for tile, chances in odds.items()})
         return 0
@@ -124,3 +132,18 @@ def run_odds(args: argparse.Namespace) -> int:
     for tile, chances in odds.items():
         print(f"  {tile}   {chances['at_least']:7.2%}   {chances['exactly']:7.2%}")
     return 0
+
+
+def _plot(odds: dict[int, dict[str, float]], path: Path) -> str | None:
+    """Draw the chart; the problem as a sentence, or None when it was drawn."""
+    try:
+        from spieltisch.analysis.odds_plot import plot_tile_odds
+    except ImportError:
+        return "the chart needs matplotlib: pip install 'spieltisch[rl]'"
+    try:
+        plot_tile_odds(odds, path)
+    except ImportError:
+        return "the chart needs matplotlib: pip install 'spieltisch[rl]'"
+    except (ValueError, OSError) as error:
+        return str(error)
+    return None
