@@ -62,14 +62,16 @@ def warm_solve(repeats: int) -> None:
     print(f"warm full-grill solve                                {median_ms(samples)}")
 
 
-def games_per_second(seats: list[str], seconds: float, rounds: int) -> float:
-    """Median over `rounds` of the games one process plays in `seconds`."""
+def games_per_second(
+    seats: list[str], seconds: float, rounds: int, game_name: str = "pickomino"
+) -> float:
+    """Median over `rounds` of the games of `game_name` one process plays in `seconds`."""
     rates = []
     for round_number in range(rounds):
         started, games = time.perf_counter(), 0
         while time.perf_counter() - started < seconds:
             seed = random.Random(f"{round_number}:{games}").randrange(2**32)
-            game = make_game("pickomino", {"players": len(seats), "start_seat": games % 2})
+            game = make_game(game_name, {"players": len(seats), "start_seat": games % 2})
             bots = [make_bot(game, name, seed + i) for i, name in enumerate(seats)]
             play_match(game, bots, seed)
             games += 1
@@ -121,6 +123,12 @@ def main() -> None:
         lambda: games_per_second(["optimal", "greedy"], 1.0, rounds),
         "games/s",
     )
+    for bots in (["random", "random"], ["greedy", "greedy"]):
+        line(
+            f"Karolinchen {bots[0]} vs {bots[1]}, 2 players (1 process)",
+            lambda bots=bots: games_per_second(bots, 1.0, rounds, "karolinchen"),
+            "games/s",
+        )
     elapsed = simulate_command(games, 2)
     print(
         f"simulate {games:,} optimal-vs-greedy games, --jobs 2     "

@@ -9,6 +9,7 @@ tail fruit) and `first 2` (the start seat).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from spieltisch.core.errors import IllegalAction
@@ -68,6 +69,11 @@ def fruits_text(fruits: Sequence[int]) -> str:
 
 def dice_text(counts: Sequence[int]) -> str:
     """Dice as letters in table order, e.g. (0, 3, 1, 0, 0, 2) -> 'gggybb'."""
+    return _dice_text(tuple(counts))
+
+
+@cache
+def _dice_text(counts: tuple[int, ...]) -> str:
     return "".join(LETTERS[f] * n for f, n in enumerate(counts))
 
 
@@ -79,7 +85,7 @@ def format_action(action: Action) -> str:
     if isinstance(action, Leave):
         return "leave"
     if isinstance(action, Dice):
-        return "=" + dice_text(action.counts)
+        return "=" + _dice_text(action.counts)
     if isinstance(action, Tails):
         return "tails " + "".join(LETTERS[f] for f in action.fruits)
     return f"first {action.seat}"

@@ -37,6 +37,7 @@ from spieltisch.games.karolinchen.state import (
     Take,
     dice_outcomes,
     dice_sampler,
+    laid_fruits,
     tail_outcomes,
 )
 
@@ -71,8 +72,7 @@ class _Table:
         )
 
     def free(self, seat: int) -> int:
-        laid = sum(COUNTS[fruit] for fruit in self.cards[seat])
-        return laid - self.eaten[seat] - self.covered[seat]
+        return laid_fruits(self.cards[seat]) - self.eaten[seat] - self.covered[seat]
 
 
 # --- the forced steps of a turn ----------------------------------------------------------------

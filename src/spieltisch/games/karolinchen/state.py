@@ -31,6 +31,7 @@ __all__ = [
     "Take",
     "dice_outcomes",
     "dice_sampler",
+    "laid_fruits",
     "tail_outcomes",
 ]
 
@@ -132,7 +133,7 @@ class KarolinchenState:
         return self.cards[seat][-1]
 
     def laid_fruits(self, seat: int) -> int:
-        return sum(COUNTS[fruit] for fruit in self.cards[seat])
+        return laid_fruits(self.cards[seat])
 
     def free(self, seat: int) -> int:
         """Uncovered fruits on the seat's current card."""
@@ -166,6 +167,12 @@ class Step(NamedTuple):
     seat: int
     fruit: int = -1
     number: int = 0
+
+
+@cache
+def laid_fruits(cards: tuple[int, ...]) -> int:
+    """The fruits on these cards."""
+    return sum(COUNTS[fruit] for fruit in cards)
 
 
 # --- chance ----------------------------------------------------------------------------------
