@@ -136,10 +136,8 @@ def run_odds(args: argparse.Namespace) -> int:
 
 def _plot(odds: dict[int, dict[str, float]], path: Path) -> str | None:
     """Draw the chart; the problem as a sentence, or None when it was drawn."""
-    try:
-        from spieltisch.analysis.odds_plot import plot_tile_odds
-    except ImportError:
-        return "the chart needs matplotlib: pip install 'spieltisch[rl]'"
+    from spieltisch.analysis.odds_plot import plot_tile_odds
+
     try:
         plot_tile_odds(odds, path)
     except ImportError:
