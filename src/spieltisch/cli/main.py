@@ -15,6 +15,7 @@ def build_parser() -> argparse.ArgumentParser:
     import spieltisch.cli.pickomino_cmds as pickomino_cmds
     import spieltisch.cli.play as play
     import spieltisch.cli.replay as replay
+    import spieltisch.cli.riffraff_cmds as riffraff_cmds
     import spieltisch.cli.serve as serve
     import spieltisch.cli.simulate as simulate
     import spieltisch.cli.tournament as tournament
@@ -25,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"spieltisch {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in (play, simulate, replay, pickomino_cmds, serve, tournament):
+    for module in (play, simulate, replay, pickomino_cmds, riffraff_cmds, serve, tournament):
         module.add_parser(commands)
     return parser
 

@@ -158,8 +158,8 @@ def _read_placement(state: RiffRaffState, words: list[str]) -> Placement:
         area = int(values["area"])
     if "u" not in values:
         raise IllegalAction("say where along the area: u from 0 (inner end) to 1 (outer end)")
-    if area is None:
-        raise IllegalAction("no area to load now")
+    if area is None or state.phase is not Phase.PLACE:
+        raise IllegalAction("no piece can be placed now; type 'help' to see what to do")
     return Placement(piece, area, values["u"], values.get("v", 0.0), values.get("yaw", 0.0), face)
 
 

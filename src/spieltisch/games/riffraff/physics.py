@@ -137,10 +137,22 @@ def _cargo_geoms(kind: str) -> list[str]:
     return shapes[kind]
 
 
+_COLOURS = (
+    "0.85 0.55 0.2 1",  # boat
+    "0.6 0.35 0.15 1",  # barrel
+    "0.3 0.75 0.55 1",  # flacon
+    "0.9 0.8 0.3 1",  # box
+    "0.2 0.35 0.8 1",  # sailor
+    "0.75 0.6 0.4 1",  # plank
+    "0.45 0.45 0.45 1",  # rat
+    "0.8 0.2 0.2 1",  # chest
+)
+
+
 def _cargo_body(index: int, kind: int) -> str:
     spec = PIECES[kind]
     condim = 6 if spec.rolls else 4
-    contact = f'condim="{condim}" contype="2" conaffinity="3" '
+    contact = f'condim="{condim}" contype="2" conaffinity="3" rgba="{_COLOURS[kind]}" '
     geoms = "".join(_cargo_geoms(spec.name)).replace("<geom ", "<geom " + contact)
     park = _f(*_park_position(index))
     return f'<body name="cargo{index}" pos="{park}"><freejoint name="cargo{index}"/>{geoms}</body>'
@@ -163,7 +175,7 @@ def _yard_body(number: int, tuning: Tuning) -> str:
         f'<joint name="seesaw{name}" type="hinge" axis="1 0 0" '
         f'range="-{SHIP.yard_seesaw_range} {SHIP.yard_seesaw_range}" {joint}/>'
         f'<geom name="yard{name}" type="box" size="{size}" mass="{yard.mass}" '
-        f'group="{_SHIP_GROUP}" contype="1" conaffinity="2"/></body>'
+        f'group="{_SHIP_GROUP}" contype="1" conaffinity="2" rgba="0.7 0.5 0.3 1"/></body>'
     )
 
 
@@ -172,7 +184,7 @@ def _ship_body(tuning: Tuning) -> str:
     hull_z = SHIP.deck_height - height / 2
     mast_z = SHIP.deck_height + SHIP.mast_height / 2
     mast = SHIP.mast_width / 2
-    ship = f'group="{_SHIP_GROUP}" contype="1" conaffinity="2"'
+    ship = f'group="{_SHIP_GROUP}" contype="1" conaffinity="2" rgba="0.55 0.35 0.2 1"'
     hinge = f'damping="{tuning.joint_damping}" range="-{SHIP.joint_range} {SHIP.joint_range}"'
     yards = "".join(_yard_body(i, tuning) for i in range(len(SHIP.yards)))
     return (
@@ -225,10 +237,15 @@ class ShipModel:
         self._set_cargo_masses()
         m = self.model
         self.cargo_body = np.array(
-            [self._id(mujoco.mjtObj.mjOBJ_BODY, f"cargo{i}") for i in range(cargo_count)]
+            [self._id(mujoco.mjtObj.mjOBJ_BODY, f"cargo{i}") for i in range(cargo_count)],
+            dtype=int,
         )
-        self.cargo_qpos = np.array([m.jnt_qposadr[m.body_jntadr[b]] for b in self.cargo_body])
-        self.cargo_dof = np.array([m.jnt_dofadr[m.body_jntadr[b]] for b in self.cargo_body])
+        self.cargo_qpos = np.array(
+            [m.jnt_qposadr[m.body_jntadr[b]] for b in self.cargo_body], dtype=int
+        )
+        self.cargo_dof = np.array(
+            [m.jnt_dofadr[m.body_jntadr[b]] for b in self.cargo_body], dtype=int
+        )
         self.joint_qpos = np.array(
             [m.jnt_qposadr[self._id(mujoco.mjtObj.mjOBJ_JOINT, n)] for n in JOINT_NAMES]
         )
@@ -663,3 +680,21 @@ def swing(board: Board, roll_speed: float, seconds: float) -> list[float]:
         mujoco.mj_step(ship.model, data)
         angles.append(float(data.qpos[ship.joint_qpos[0]]) * 180 / pi)
     return angles
+
+
+# --- pictures ---------------------------------------------------------------------------------
+def render_rgb(board: Board, width: int = 640, height: int = 480) -> NDArray[np.uint8]:
+    """An offscreen picture of the ship holding `board`, as rows of RGB pixels.
+
+    Needs an OpenGL backend for MuJoCo: set MUJOCO_GL=egl or MUJOCO_GL=osmesa (Debian:
+    libosmesa6) when there is no display.
+    """
+    ship = ship_model(tuple(piece_type(p.body) for p in board.pieces))
+    data = _load(ship, board)
+    camera = mujoco.MjvCamera()
+    camera.lookat[:] = (0.0, 0.0, SHIP.pivot_height + 0.18)
+    camera.distance, camera.azimuth, camera.elevation = 1.25, 60.0, -12.0
+    with mujoco.Renderer(ship.model, height, width) as renderer:
+        renderer.update_scene(data, camera)
+        pixels: NDArray[np.uint8] = renderer.render().copy()
+    return pixels
