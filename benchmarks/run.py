@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Callable
 
+import riffraff_bench
 from spieltisch.bots import make_bot, play_match
 from spieltisch.core import make_game
 from spieltisch.games.pickomino.solver import TurnTable, solve_table
@@ -129,6 +130,7 @@ def main() -> None:
             lambda bots=bots: games_per_second(bots, 1.0, rounds, "karolinchen"),
             "games/s",
         )
+    riffraff_bench.report(args.quick)
     elapsed = simulate_command(games, 2)
     print(
         f"simulate {games:,} optimal-vs-greedy games, --jobs 2     "
