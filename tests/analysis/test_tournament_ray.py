@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 ray = pytest.importorskip("ray")
 
 from spieltisch.analysis.tournament import TournamentConfig, run_tournament  # noqa: E402
+from spieltisch.cli.main import main  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -25,3 +27,13 @@ def test_ray_backend_matches_local_processes(local_ray: None, tmp_path: Path) ->
     local = run_tournament(config, tmp_path / "local.games.jsonl", jobs=2)
     assert on_ray == local
     assert run_tournament(config, tmp_path / "ray.games.jsonl", backend="ray") == local
+
+
+def test_tournament_command_runs_on_ray(
+    local_ray: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["tournament", "pickomino", "--bots", "greedy,random", "--games", "6", "--json"]
+    assert main([*args, "--backend", "ray", "--out", str(tmp_path / "ray.html")]) == 0
+    on_ray = json.loads(capsys.readouterr().out)
+    assert main([*args, "--out", str(tmp_path / "local.html")]) == 0
+    assert json.loads(capsys.readouterr().out) == on_ray

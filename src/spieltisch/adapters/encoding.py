@@ -133,6 +133,10 @@ class Encoder(ABC):
     def action_labels(self) -> list[str]:
         return [self.action_label(key) for key in self._keys]
 
+    def label_of(self, index: int) -> str:
+        """The readable name of integer action `index`."""
+        return self.action_label(self._keys[index])
+
     def index_of(self, state: Any, action: Any) -> int:
         """The integer of a legal player action."""
         return self._index[self.action_key(state, action)]

@@ -131,7 +131,7 @@ class SpieltischState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         if player == int(pyspiel.PlayerId.CHANCE):
             return self.rules.format_action(self.encoder.chance_outcome(action))
-        return self.encoder.action_labels()[action]
+        return self.encoder.label_of(action)
 
     def is_terminal(self) -> bool:
         return bool(self.rules.is_over(self.position))
