@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from spieltisch.adapters.encoding import encoder_for, resolve_chance
-from spieltisch.core import CHANCE, IllegalAction, InvalidOptions, make_game
+from spieltisch.core import CHANCE, IllegalAction, InvalidOptions, game_names, make_game
 
 CASES = [
     ("pickomino", {"players": 3}),
@@ -90,3 +90,12 @@ def test_the_core_package_loads_no_optional_extra() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_every_registered_game_has_an_encoder() -> None:
+    for name in game_names():
+        encoder = encoder_for(make_game(name))
+        assert encoder.num_actions > 0 and encoder.observation_size > 0
+        assert len(encoder.describe().splitlines()) == 2 + encoder.num_actions + len(
+            encoder.fields()
+        )

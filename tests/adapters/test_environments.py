@@ -87,3 +87,17 @@ def test_gymnasium_episode_is_reproducible_and_illegal_actions_end_it() -> None:
 def test_gymnasium_explains_a_wrong_number_of_opponents() -> None:
     with pytest.raises(ValueError, match="needs 1 or 2 opponent bots, not 3"):
         SingleSeatEnv("pickomino", ["random"] * 3, options={"players": 3})
+
+
+def test_gymnasium_make_builds_every_registered_game() -> None:
+    import gymnasium
+
+    from spieltisch.adapters.gymnasium import env_id
+    from spieltisch.core import game_names
+
+    for name in game_names():
+        made = gymnasium.make(env_id(name), opponents="random", render_mode="ansi")
+        observation, info = made.reset(seed=2)
+        assert made.observation_space.contains(observation)
+        assert info["action_mask"].any()
+        made.close()

@@ -6,8 +6,11 @@
     action = int(info["action_mask"].nonzero()[0][0])
     observation, reward, terminated, truncated, info = env.step(action)
 
-The agent plays `seat`; every other seat is played by a bot made with `make_bot` (one spec for
-all of them, or one per other seat in seat order). The observation is the seat's vector of
+`gymnasium.make("spieltisch/karolinchen-v0", opponents=["greedy"])` builds the same (every
+game is registered as spieltisch/GAME-v0 when this module is imported).
+
+The agent plays `seat`; every other seat is played by a bot made with `make_bot` (one spec
+for all of them, or one per other seat in seat order). The observation is the seat's vector of
 the game's encoder (`spieltisch.adapters.encoders`), a Box of floats in [0, 1]; the legal
 actions are `info["action_mask"]` and `action_masks()` (for masked policy learners). Chance
 nodes are drawn from the environment's generator; `reset(seed=...)` reseeds it and, from it,
@@ -32,11 +35,12 @@ from spieltisch.adapters.encoding import encoder_for, resolve_chance, win_shares
 from spieltisch.bots.base import Bot, make_bot
 from spieltisch.core.errors import IllegalAction
 from spieltisch.core.protocol import CHANCE, JsonValue
-from spieltisch.core.registry import make_game
+from spieltisch.core.registry import game_names, make_game
 
-__all__ = ["ILLEGAL_ACTION_REWARD", "SingleSeatEnv"]
+__all__ = ["ILLEGAL_ACTION_REWARD", "SingleSeatEnv", "env_id", "register_envs"]
 
 ILLEGAL_ACTION_REWARD = -1.0
+_ENTRY_POINT = f"{__name__}:SingleSeatEnv"
 
 
 class SingleSeatEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
@@ -124,3 +128,19 @@ class SingleSeatEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": np.asarray(self.encoder.action_mask(self.state), dtype=np.int8)}
+
+
+def env_id(game: str) -> str:
+    """The Gymnasium id of a game's single-seat environment: 'spieltisch/pickomino-v0'."""
+    return f"spieltisch/{game}-v0"
+
+
+def register_envs() -> None:
+    """Register every game with Gymnasium, so that `gymnasium.make(env_id(game), ...)` works
+    (keyword arguments as for `SingleSeatEnv`). Done when this module is imported."""
+    for game in game_names():
+        if env_id(game) not in gymnasium.registry:
+            gymnasium.register(env_id(game), entry_point=_ENTRY_POINT, kwargs={"game": game})
+
+
+register_envs()
