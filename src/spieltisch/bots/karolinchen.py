@@ -77,9 +77,10 @@ class ExpertBot(Bot):
     Every die ends on somebody's card before the worms eat, so the bot values a choice by the
     fruits each seat is expected to gain until the next eating phase: chance nodes weigh every
     roll by its exact probability, and every seat (the bot's rivals included) lays the card
-    that gains it the most over its best rival. A roll beyond the horizon counts the roller's
-    expected take; a win counts `win` fruits. Values are cached by the part of the position
-    they depend on (colours, free fruits, hands and the middle), across turns and games.
+    that gains it the most over its best rival; among equal ones, the one greedy would lay. A
+    roll beyond the horizon counts the roller's expected take; a win counts `win` fruits.
+    Values are cached by the part of the position they depend on (colours, free fruits, hands
+    and the middle), across turns and games.
     """
 
     name = "expert"
@@ -88,6 +89,8 @@ class ExpertBot(Bot):
     game: Karolinchen
     depth: int | None = None
     win: float = 8.0
+    margin = 1e-6
+    """How much better than greedy's choice another choice must look."""
     cache_limit = 1_000_000
 
     def __init__(self, game: Game[Any, Any], rng: random.Random) -> None:
@@ -113,10 +116,10 @@ class ExpertBot(Bot):
         seat = state.seat
         best: tuple[Action, Gains] | None = None
         best_lead = 0.0
-        for action in self.game.legal_actions(state):
+        for action in _greedy_order(state, self.game.legal_actions(state)):
             gains = self._gains(state, self.game.apply(state, action), depth)
             lead = gains[seat] - max(g for s, g in enumerate(gains) if s != seat)
-            if best is None or lead > best_lead:
+            if best is None or lead > best_lead + self.margin:
                 best, best_lead = (action, gains), lead
         assert best is not None  # a decision always has a legal action
         return best
@@ -166,3 +169,16 @@ def _key(state: KarolinchenState, depth: int) -> tuple[Any, ...]:
         for seat, cards in enumerate(state.cards)
     )
     return (state.phase, state.seat, state.middle, state.dice_in_middle, depth, worms)
+
+
+def _greedy_order(state: KarolinchenState, actions: list[Action]) -> list[Action]:
+    """The actions in greedy's order of preference: the most dice now, then the fewest fruits."""
+    middle = state.middle
+
+    def preference(action: Action) -> tuple[int, int]:
+        if not isinstance(action, Lay):
+            return (0, 0)  # take before leave: their legal order
+        fruit = action.fruit
+        return (-min(middle[fruit], COUNTS[fruit]), COUNTS[fruit])
+
+    return sorted(actions, key=preference)
