@@ -8,6 +8,9 @@ placement (the pieces on board and the new one): compiling one takes about a mil
 pieces off the ship would cost every step time. Models are cached by their cargo types. A
 piece that falls is parked far from the ship, weightless and at rest.
 
+Contacts between convex shapes use MuJoCo's multi-contact option (multiccd): with a single
+contact point a cylinder or box standing on a face teeters and walks off.
+
 Determinism: a fixed time step, one thread, and every random number from the numpy Generator
 the caller passes in. A placement starts from a fresh engine state built from a `Board` (all
 velocities zero), so its result depends on its inputs alone.
@@ -211,7 +214,7 @@ def model_xml(types: tuple[int, ...], tuning: Tuning = TUNING) -> str:
     return (
         '<mujoco model="riffraff">'
         f'<option timestep="{tuning.timestep!r}" cone="elliptic" impratio="{tuning.impratio}" '
-        'iterations="50" ls_iterations="20"/>'
+        'iterations="50" ls_iterations="20"><flag multiccd="enable"/></option>'
         '<visual><global offwidth="1280" offheight="960"/></visual>'
         f'<default><geom friction="{friction}" solref="{tuning.solref} 1" density="650"/></default>'
         f"<asset>{_cone_mesh()}</asset>"
