@@ -1,6 +1,7 @@
 """The ASGI application: REST lobby API, one WebSocket per seat or spectator, the web client.
 
-REST (JSON, schema at /openapi.json, pages at /docs):
+REST (JSON, schema at /openapi.json, pages at /docs); the handlers run on the event loop,
+so they see every table between two changes, never during one:
   GET  /api/games                      the games, their options and bots
   GET  /api/tables                     tables waiting for players or being played
   POST /api/tables                     make a table: game, options, seats (person or bot), clock
@@ -21,6 +22,7 @@ the server answers with {"type": "state", "version": ...} after every change,
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -118,11 +120,11 @@ def create_app(db_url: str, bot_delay: float = 1.0) -> FastAPI:
 
 def _add_routes(app: FastAPI, lobby: Lobby) -> None:
     @app.get("/api/games")
-    def games() -> list[dict[str, Any]]:
+    async def games() -> list[dict[str, Any]]:
         return lobby.games()
 
     @app.get("/api/tables")
-    def tables() -> list[dict[str, Any]]:
+    async def tables() -> list[dict[str, Any]]:
         return [t.summary() for t in lobby.open_tables()]
 
     @app.post("/api/tables", status_code=201)
@@ -132,7 +134,7 @@ def _add_routes(app: FastAPI, lobby: Lobby) -> None:
         return table.summary()
 
     @app.get("/api/tables/{table_id}")
-    def table(table_id: str) -> dict[str, Any]:
+    async def table(table_id: str) -> dict[str, Any]:
         return lobby.get(table_id).summary()
 
     @app.post("/api/tables/{table_id}/join")
@@ -146,20 +148,23 @@ def _add_routes(app: FastAPI, lobby: Lobby) -> None:
         return lobby.get(table_id).summary()
 
     @app.get("/api/tables/{table_id}/record")
-    def record(table_id: str) -> dict[str, Any]:
+    async def record(table_id: str) -> dict[str, Any]:
         return _finished(lobby, table_id).record().to_json()
 
     @app.get("/api/tables/{table_id}/replay")
-    def replay(table_id: str) -> dict[str, Any]:
+    async def replay(table_id: str) -> dict[str, Any]:
         return replay_steps(_finished(lobby, table_id))
 
     @app.get("/api/tables/{table_id}/odds")
-    def odds(table_id: str) -> dict[str, Any]:
+    async def odds(table_id: str) -> dict[str, Any]:
         table = lobby.get(table_id)
-        found = odds_for(table.game, table.state) if table.mover() is not None else None
+        version, game, state = table.version, table.game, table.state
+        found = None
+        if table.mover() is not None:  # the solver works beside the loop on this position
+            found = await asyncio.to_thread(odds_for, game, state)
         if found is None:
             raise TableError("no_odds", "There are no odds to show for this position.")
-        return {"version": table.version, "odds": found}
+        return {"version": version, "odds": found}
 
     @app.websocket("/api/tables/{table_id}/ws")
     async def socket(websocket: WebSocket, table_id: str, token: str | None = Query(None)) -> None:
