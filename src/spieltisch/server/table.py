@@ -1,8 +1,9 @@
 """One live table: the game, its seats, the state and the log, kept in step with the store.
 
-A table is rebuilt from its stored rows by replaying the actions; the dice come from a
-generator seeded with the table's seed, which the replay advances exactly as play did, so a
-restarted server rolls the same dice the old one would have rolled.
+A table is rebuilt from its stored rows by replaying the actions. Each chance outcome (a
+roll of the dice) is drawn with a generator seeded by the table's seed and the table version
+at that moment, so a restarted server rolls exactly the dice the old one would have rolled,
+without drawing the earlier outcomes again (which for a physics game would mean simulating).
 
 Changes are made in memory and queued in `unsaved`; the lobby stores them (many tables in
 one transaction) before anybody is told about them.
@@ -75,7 +76,6 @@ class LiveTable:
     game: Game[Any, Any]
     seats: list[SeatRow]
     state: Any
-    dice: random.Random
     entries: list[EntryRow]
     actions: list[str]
     unsaved: list[tuple[EntryRow, SeatRow | None]] = field(default_factory=list)
@@ -86,7 +86,7 @@ class LiveTable:
     @classmethod
     def create(cls, row: TableRow, seats: list[SeatRow]) -> LiveTable:
         game = make_game(row.game, row.options)
-        return cls(row, game, seats, game.new_state(), random.Random(row.seed), [], [])
+        return cls(row, game, seats, game.new_state(), [], [])
 
     @classmethod
     def load(cls, store: Store, row: TableRow) -> LiveTable:
@@ -101,8 +101,6 @@ class LiveTable:
         return table
 
     def _replay_action(self, text: str) -> None:
-        if self.game.to_move(self.state) == CHANCE:
-            self.game.sample_chance(self.state, self.dice)  # keep the generator in step
         action = self.game.parse_action(self.state, text)
         self.state = self.game.apply(self.state, action)
         self.actions.append(text)
@@ -193,9 +191,13 @@ class LiveTable:
     def run_chance(self) -> None:
         """Draw every chance outcome that is due now (the game must have started)."""
         while self.started and self.game.to_move(self.state) == CHANCE:
-            outcome = self.game.sample_chance(self.state, self.dice)
+            outcome = self.game.sample_chance(self.state, self.dice())
             state = self.game.apply(self.state, outcome)
             self._apply(CHANCE, self.game.format_action(outcome), state)
+
+    def dice(self) -> random.Random:
+        """The generator of the chance outcome due now: the table's seed and version."""
+        return random.Random(f"{self.row.seed}:{self.version}")
 
     def bot_action(self, spec: str) -> str:
         """What the bot `spec` plays now, with a generator seeded by the table and version."""
