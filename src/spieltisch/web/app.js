@@ -452,7 +452,7 @@ function replayPage(tableId) {
       : { key: current.actor === data.chance ? "chance" : "move", args: current.actor === data.chance ? { outcome: current.action } : { seat: current.actor, action: current.action } };
     replaceChildren(root, 
       h("div", { class: "table-head" },
-        h("a", { href: `#/t/${tableId}`, class: "button", text: t("table.back") }),
+        h("a", { href: "#/", class: "button", text: t("table.back") }),
         h("h2", { text: `${t("replay.title")}: ${data.table.title}` })),
       h("div", { class: "replay-controls" },
         h("button", { id: "replay-first", text: t("replay.first"), onclick: () => go(0) }),
