@@ -20,6 +20,7 @@ from spieltisch.core.errors import RecordError
 from spieltisch.core.record import load_record, replay
 from spieltisch.games.riffraff.board import REST, Board, Placement, footprint_problem
 from spieltisch.games.riffraff.data import AREAS, FACES, PIECE_NAMES, piece_index
+from spieltisch.games.riffraff.notation import tilt_words
 
 __all__ = ["add_parser", "png_bytes", "run_drop", "run_render"]
 
@@ -86,9 +87,9 @@ def run_drop(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report)
         return 0
-    side = "port" if result.roll < 0 else "starboard"
-    end = "bow" if result.pitch > 0 else "stern"
-    print(f"roll {abs(result.roll):.1f}° to {side}, pitch {abs(result.pitch):.1f}° {end} down")
+    print(
+        f"the ship {tilt_words(result.board)} (roll {result.roll:.1f}°, pitch {result.pitch:.1f}°)"
+    )
     if stayed:
         print(
             f"the {report['piece']} stays on board (area {area}); settled in {result.seconds:.2f} s"
