@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache
-from math import factorial
 from typing import Literal
 
+from spieltisch.core.chance import multinomial_outcomes
 from spieltisch.core.options import int_between, option, start_seat_value
 from spieltisch.games.pickomino.data import DICE, FACE_VALUES, NUM_FACES, TILES, WORM
 
@@ -136,23 +135,7 @@ class PickominoState:
 
 
 # --- dice ----------------------------------------------------------------------------------
-def _compositions(dice: int, faces: int) -> Iterator[tuple[int, ...]]:
-    if faces == 1:
-        yield (dice,)
-        return
-    for first in range(dice, -1, -1):
-        for rest in _compositions(dice - first, faces - 1):
-            yield (first, *rest)
-
-
 @cache
 def dice_outcomes(dice: int) -> tuple[tuple[Dice, Fraction], ...]:
     """Every roll of `dice` dice as face counts, with its exact multinomial probability."""
-    total = NUM_FACES**dice
-    outcomes = []
-    for counts in sorted(_compositions(dice, NUM_FACES)):
-        ways = factorial(dice)
-        for count in counts:
-            ways //= factorial(count)
-        outcomes.append((Dice(counts), Fraction(ways, total)))
-    return tuple(outcomes)
+    return tuple((Dice(counts), p) for counts, p in multinomial_outcomes(dice, NUM_FACES))
