@@ -81,6 +81,11 @@ class LiveTable:
     unsaved: list[tuple[EntryRow, SeatRow | None]] = field(default_factory=list)
     chat: list[ChatRow] = field(default_factory=list)  # the latest lines of table talk
     chat_count: int = 0
+    _summary: tuple[int, dict[str, JsonValue]] | None = None
+    _options: dict[str, JsonValue] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._options = self.game.options_json()
 
     # --- building ---------------------------------------------------------------------------
     @classmethod
@@ -258,11 +263,17 @@ class LiveTable:
         )
 
     def summary(self) -> dict[str, JsonValue]:
+        """Seats, status and version; worked out once per version (every change makes one)."""
+        if self._summary is None or self._summary[0] != self.version:
+            self._summary = (self.version, self._summarise())
+        return self._summary[1]
+
+    def _summarise(self) -> dict[str, JsonValue]:
         return {
             "id": self.id,
             "game": self.game.name,
             "title": self.game.title,
-            "options": self.game.options_json(),
+            "options": self._options,
             "status": self.status,
             "version": self.version,
             "clock": self.row.clock,
