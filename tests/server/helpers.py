@@ -16,9 +16,9 @@ from spieltisch.server import create_app
 __all__ = ["TestClient", "client_for", "join", "make_table", "play_until", "receive_state"]
 
 
-def client_for(path: Path) -> TestClient:
+def client_for(path: Path, bot_delay: float = 0.0) -> TestClient:
     path.mkdir(parents=True, exist_ok=True)
-    return TestClient(create_app(f"sqlite:///{path / 'tables.sqlite3'}", bot_delay=0.0))
+    return TestClient(create_app(f"sqlite:///{path / 'tables.sqlite3'}", bot_delay=bot_delay))
 
 
 def make_table(client: TestClient, seats: list[str | None], **extra: Any) -> dict[str, Any]:

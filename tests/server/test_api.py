@@ -324,3 +324,22 @@ def test_chat_reaches_everybody_and_keeps_the_version(client: TestClient) -> Non
         expect_error(spectator, "spectator")
     with client.websocket_connect(socket_url(table["id"])) as ws:
         assert [c["text"] for c in receive_state(ws)["chat"]] == ["<b>hello</b> there"]
+
+
+def test_bots_play_on_after_a_restart(tmp_path: Path) -> None:
+    """A bot whose turn it was when the server stopped plays as soon as it is back."""
+    with client_for(tmp_path, bot_delay=3600) as first:
+        table = make_table(first, ["greedy", None])
+        token = join(first, table["id"], "Anna")
+        with first.websocket_connect(socket_url(table["id"], token)) as ws:
+            assert receive_state(ws)["to_move"] == 0  # the bot thinks for an hour
+    with (
+        client_for(tmp_path) as second,
+        second.websocket_connect(socket_url(table["id"], token)) as ws,
+    ):
+        state = receive_state(ws)
+        seen = list(state["log"])
+        while state["to_move"] != 1:
+            state = receive_state(ws)
+            seen += state["log"]
+        assert any(e["key"] == "move" and e["args"]["seat"] == 0 for e in seen)
