@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache
-from math import factorial, perm
+from math import perm
 from typing import Any, NamedTuple
 
+from spieltisch.core.chance import multinomial_outcomes
 from spieltisch.core.options import int_between, option, start_seat_value
 from spieltisch.games.karolinchen.data import COUNTS, DICE, NUM_FRUITS
 
@@ -176,26 +176,10 @@ def laid_fruits(cards: tuple[int, ...]) -> int:
 
 
 # --- chance ----------------------------------------------------------------------------------
-def _compositions(dice: int, faces: int) -> Iterator[tuple[int, ...]]:
-    if faces == 1:
-        yield (dice,)
-        return
-    for first in range(dice, -1, -1):
-        for rest in _compositions(dice - first, faces - 1):
-            yield (first, *rest)
-
-
 @cache
 def dice_outcomes(dice: int) -> tuple[tuple[Dice, Fraction], ...]:
     """Every roll of `dice` dice as colour counts, with its exact multinomial probability."""
-    total = NUM_FRUITS**dice
-    outcomes = []
-    for counts in sorted(_compositions(dice, NUM_FRUITS)):
-        ways = factorial(dice)
-        for count in counts:
-            ways //= factorial(count)
-        outcomes.append((Dice(counts), Fraction(ways, total)))
-    return tuple(outcomes)
+    return tuple((Dice(counts), p) for counts, p in multinomial_outcomes(dice, NUM_FRUITS))
 
 
 @cache
