@@ -107,8 +107,15 @@ class Game(ABC, Generic[S, A]):
         """The action in the game's text notation (also its JSON form)."""
 
     @abstractmethod
+    def read_action(self, state: S, text: str) -> A:
+        """Read the text notation of an action for `state`; raises `IllegalAction` when the
+        text is no action at all (whether it is legal is `parse_action`'s question)."""
+
     def parse_action(self, state: S, text: str) -> A:
-        """Read a typed action for `state`; raises `IllegalAction` with a helpful message."""
+        """Read a typed action and check it is legal; `IllegalAction` explains what is allowed."""
+        action = self.read_action(state, text)
+        self.apply(state, action)  # pure: raises an explaining IllegalAction, result discarded
+        return action
 
     @abstractmethod
     def render(self, state: S) -> str:

@@ -47,7 +47,7 @@ __all__ = [
     "format_action",
     "fruits_text",
     "middle_text",
-    "parse_action",
+    "read_action",
     "render",
     "state_from_json",
     "state_to_json",
@@ -105,7 +105,7 @@ def _read_dice(text: str) -> Dice:
     return Dice(tuple(counts))
 
 
-def _read(game: Karolinchen, state: KarolinchenState, text: str) -> Action:
+def read_action(game: Karolinchen, state: KarolinchenState, text: str) -> Action:
     words = text.strip().lower().split()
     if not words:
         raise IllegalAction("type the fruit of the card to lay, e.g. 'g' or 'gooseberries'")
@@ -126,13 +126,6 @@ def _read(game: Karolinchen, state: KarolinchenState, text: str) -> Action:
         return Lay(_fruit(head))
     allowed = ", ".join(format_action(a) for a in game.legal_actions(state)[:8])
     raise IllegalAction(f"'{text.strip()}' is not an action; you can play: {allowed or 'nothing'}")
-
-
-def parse_action(game: Karolinchen, state: KarolinchenState, text: str) -> Action:
-    """Read a typed action and check it is legal, explaining what is allowed if not."""
-    action = _read(game, state, text)
-    game.apply(state, action)  # pure: raises an explaining IllegalAction, result discarded
-    return action
 
 
 # --- JSON ----------------------------------------------------------------------------------

@@ -330,8 +330,8 @@ class Karolinchen(Game[KarolinchenState, Action]):
     def format_action(self, action: Action) -> str:
         return notation.format_action(action)
 
-    def parse_action(self, state: KarolinchenState, text: str) -> Action:
-        return notation.parse_action(self, state, text)
+    def read_action(self, state: KarolinchenState, text: str) -> Action:
+        return notation.read_action(self, state, text)
 
     def render(self, state: KarolinchenState) -> str:
         return notation.render(self, state)

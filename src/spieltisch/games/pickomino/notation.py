@@ -39,7 +39,7 @@ __all__ = [
     "face_name",
     "faces_text",
     "format_action",
-    "parse_action",
+    "read_action",
     "render",
     "state_from_json",
     "state_to_json",
@@ -85,7 +85,7 @@ def _read_dice(text: str) -> Dice:
     return Dice(tuple(counts))
 
 
-def _read(game: Pickomino, state: PickominoState, text: str) -> Action:
+def read_action(game: Pickomino, state: PickominoState, text: str) -> Action:
     words = text.strip().lower().split()
     if not words:
         raise IllegalAction("type an action, e.g. 'roll', 'stop' or a face such as '4' or 'w'")
@@ -107,13 +107,6 @@ def _read(game: Pickomino, state: PickominoState, text: str) -> Action:
         return Take(face)
     allowed = ", ".join(format_action(a) for a in game.legal_actions(state)[:8])
     raise IllegalAction(f"'{text.strip()}' is not an action; you can play: {allowed}")
-
-
-def parse_action(game: Pickomino, state: PickominoState, text: str) -> Action:
-    """Read a typed action and check it is legal, explaining what is allowed if not."""
-    action = _read(game, state, text)
-    game.apply(state, action)  # pure: raises an explaining IllegalAction, result discarded
-    return action
 
 
 # --- JSON ----------------------------------------------------------------------------------

@@ -269,8 +269,8 @@ class Pickomino(Game[PickominoState, Action]):
     def format_action(self, action: Action) -> str:
         return notation.format_action(action)
 
-    def parse_action(self, state: PickominoState, text: str) -> Action:
-        return notation.parse_action(self, state, text)
+    def read_action(self, state: PickominoState, text: str) -> Action:
+        return notation.read_action(self, state, text)
 
     def render(self, state: PickominoState) -> str:
         return notation.render(self, state)

@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 __all__ = [
     "format_action",
     "format_placement",
-    "parse_action",
+    "read_action",
     "render",
     "state_from_json",
     "state_to_json",
@@ -181,7 +181,7 @@ def _read_catch(words: list[str]) -> Catch:
     return Catch(tuple(sorted(int(w) for w in words)))
 
 
-def _read(game: RiffRaff, state: RiffRaffState, text: str) -> Action:
+def read_action(game: RiffRaff, state: RiffRaffState, text: str) -> Action:
     stripped = text.strip()
     words = stripped.lower().split()
     if not words:
@@ -210,13 +210,6 @@ def _read(game: RiffRaff, state: RiffRaffState, text: str) -> Action:
         return Card(int(head))
     allowed = ", ".join(format_action(a) for a in game.legal_actions(state)[:6])
     raise IllegalAction(f"'{stripped}' is not an action; you can play: {allowed or 'nothing'}")
-
-
-def parse_action(game: RiffRaff, state: RiffRaffState, text: str) -> Action:
-    """Read a typed action and check that it is allowed now, explaining what is if not."""
-    action = _read(game, state, text)
-    game.apply(state, action)  # pure: raises an explaining IllegalAction, result discarded
-    return action
 
 
 # --- state JSON --------------------------------------------------------------------------------

@@ -442,8 +442,8 @@ class RiffRaff(Game[RiffRaffState, Action]):
     def format_action(self, action: Action) -> str:
         return notation.format_action(action)
 
-    def parse_action(self, state: RiffRaffState, text: str) -> Action:
-        return notation.parse_action(self, state, text)
+    def read_action(self, state: RiffRaffState, text: str) -> Action:
+        return notation.read_action(self, state, text)
 
     def render(self, state: RiffRaffState) -> str:
         return notation.render(self, state)
