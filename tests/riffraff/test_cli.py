@@ -1,8 +1,12 @@
-"""Riff Raff in the terminal and its commands: drop, render, a scripted person."""
+"""Riff Raff in the terminal and its commands: drop, render, a scripted person, pictures."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +15,7 @@ from spieltisch.cli.play import PlaySession
 from spieltisch.cli.riffraff_cmds import png_bytes
 from spieltisch.cli.terminal import Console
 from spieltisch.core import make_game
+from spieltisch.games.riffraff.state import RiffRaffState, Settled
 
 
 def test_drop_prints_the_settled_tilt_as_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -62,3 +67,87 @@ def test_a_person_plays_a_card_unseen_and_places_a_piece() -> None:
     assert "Cards: bot" in text
     assert "into another area" in text  # the plank was refused with the reason
     assert "You place box 3 u=0.5 v=0 yaw=90 up" in text
+
+
+def _scripted_person(out: list[str]) -> Console:
+    """A person who plays card 3, names captain 1, announces one piece and places a box."""
+    answers = {"card face down": ["card 3"], "one or two": ["one"], "place a piece": ["box u=0.5"]}
+
+    def read(prompt: str) -> str:
+        if "captain" in prompt:
+            return "captain 1"
+        for words, left in answers.items():
+            if words in prompt and left:
+                return left.pop()
+        raise EOFError
+
+    return Console(read, out.append, lambda _: None)
+
+
+def test_the_picture_is_drawn_after_each_placement_settles() -> None:
+    game = make_game("riffraff", {"players": 2, "start_seat": 1})
+    settled: list[int] = []
+
+    def picture(action: object, state: RiffRaffState) -> str | None:
+        if isinstance(action, Settled):
+            settled.append(len(state.board.pieces))
+        return None
+
+    out: list[str] = []
+    PlaySession(
+        game, ["random", "you"], ["bot", "You"], _scripted_person(out), 5, picture=picture
+    ).play()
+    assert "You place box 3 u=0.5 v=0 yaw=0 up" in "\n".join(out)
+    assert settled and settled[-1] >= 1  # drawn with the box placed
+
+
+def test_a_failing_picture_is_told_once_and_not_tried_again() -> None:
+    game = make_game("riffraff", {"players": 2, "start_seat": 1})
+    calls: list[object] = []
+
+    def picture(action: object, state: RiffRaffState) -> str | None:
+        calls.append(action)
+        return "no GL here"
+
+    out: list[str] = []
+    PlaySession(
+        game, ["random", "you"], ["bot", "You"], _scripted_person(out), 5, picture=picture
+    ).play()
+    assert len(calls) == 1
+    assert sum("no more pictures: no GL here" in line for line in out) == 1
+
+
+def _offscreen_gl_problem() -> str | None:
+    """Why MuJoCo cannot draw offscreen here (None: it can)."""
+    probe = (
+        "import pathlib, sys, tempfile; from spieltisch.cli.riffraff_cmds import write_png; "
+        "from spieltisch.games.riffraff.board import REST; "
+        "sys.exit(write_png(REST, pathlib.Path(tempfile.mkdtemp()) / 'probe.png', 8, 8) or 0)"
+    )
+    env = {**os.environ, "MUJOCO_GL": "osmesa"}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env)
+    return None if done.returncode == 0 else (done.stderr.strip().splitlines() or ["?"])[-1]
+
+
+def test_play_png_writes_the_ship_after_the_placements(tmp_path: Path) -> None:
+    problem = _offscreen_gl_problem()
+    if problem is not None:
+        pytest.skip(
+            f"no offscreen OpenGL for MuJoCo (Debian: apt-get install libosmesa6): {problem}"
+        )
+    picture = tmp_path / "ship.png"
+    command = ["play", "riffraff", "--seats", "random,random", "--seed", "3", "--fast"]
+    done = subprocess.run(
+        [sys.executable, "-m", "spieltisch", *command, "--png", str(picture)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MUJOCO_GL": "osmesa"},
+        check=True,
+    )
+    assert "no more pictures" not in done.stdout
+    assert picture.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_play_png_is_for_riffraff_only(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "pickomino", "--seats", "random,random", "--png", "x.png"]) == 2
+    assert "--png draws the ship of riffraff" in capsys.readouterr().err

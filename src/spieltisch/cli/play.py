@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -71,6 +71,12 @@ def add_parser(commands: Any) -> None:
         metavar="FILE",
         help="go on with a saved game (and keep saving to FILE unless --save says otherwise)",
     )
+    parser.add_argument(
+        "--png",
+        type=Path,
+        metavar="FILE",
+        help="riffraff: draw the ship to FILE after every placement (offscreen, by MuJoCo)",
+    )
     add_option_argument(parser)
     parser.set_defaults(run=run)
 
@@ -101,6 +107,11 @@ def bot_seeds(seed: int, count: int) -> list[int]:
     return [derive.randrange(2**32) for _ in range(count)]
 
 
+Picture = Callable[[Any, Any], str | None]
+"""Called with each action and the state after it; draws a picture (or not) and returns None,
+or why the picture could not be drawn."""
+
+
 class PlaySession:
     """One game at the terminal, from the first roll to the scores."""
 
@@ -112,8 +123,10 @@ class PlaySession:
         console: Console,
         seed: int,
         save: Path | None = None,
+        picture: Picture | None = None,
     ) -> None:
         self.game = game
+        self.picture = picture
         self.seats = list(seats)
         self.names = list(names)
         self.console = console
@@ -224,7 +237,19 @@ class PlaySession:
         for line in lines:
             self.console.pause(line.pause)
             self.write(line.text, *_TONES.get(line.tone, ()))
-        return len(lines)
+        return len(lines) + self._draw(action)
+
+    def _draw(self, action: Any) -> int:
+        """Draw the picture after `action` if asked to; stops drawing after the first
+        failure, which is told once. Returns how many lines were printed."""
+        if self.picture is None:
+            return 0
+        problem = self.picture(action, self.state)
+        if problem is None:
+            return 0
+        self.picture = None
+        self.write(f"  no more pictures: {problem}", "red")
+        return 1
 
     # --- a person's move ------------------------------------------------------------------
     def ask(self, seat: int) -> Any | None:
@@ -395,10 +420,22 @@ def _resumed_table(args: argparse.Namespace) -> _Table:
     return _Table(game, seats, names, seed, record, states)
 
 
+def _picture(args: argparse.Namespace, game: Game[Any, Any]) -> Picture | None:
+    """The `--png` picture writer (riffraff only)."""
+    if args.png is None:
+        return None
+    if game.name != "riffraff":
+        raise InvalidOptions(f"--png draws the ship of riffraff; {game.name} has no pictures")
+    from spieltisch.cli.riffraff_cmds import placement_pictures
+
+    return placement_pictures(args.png)
+
+
 def run(args: argparse.Namespace, console: Console | None = None) -> int:
     """Set the table up from the arguments and play; errors in them exit with status 2."""
     try:
         table = _resumed_table(args) if args.resume else _new_table(args)
+        picture = _picture(args, table.game)
     except KeyError as error:
         return fail(str(error.args[0]))
     except (InvalidOptions, RecordError) as error:
@@ -408,7 +445,7 @@ def run(args: argparse.Namespace, console: Console | None = None) -> int:
     elif args.fast:
         console.pace = 0
     save = args.save if args.save is not None else args.resume
-    session = PlaySession(table.game, table.seats, table.names, console, table.seed, save)
+    session = PlaySession(table.game, table.seats, table.names, console, table.seed, save, picture)
     if table.record is not None and table.states is not None:
         session.resume(table.record, table.states)
     if save is not None:

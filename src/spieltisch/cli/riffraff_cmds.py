@@ -12,6 +12,7 @@ import argparse
 import os
 import struct
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +22,9 @@ from spieltisch.core.record import load_record, replay
 from spieltisch.games.riffraff.board import REST, Board, Placement, footprint_problem
 from spieltisch.games.riffraff.data import AREAS, FACES, PIECE_NAMES, piece_index
 from spieltisch.games.riffraff.notation import tilt_words
+from spieltisch.games.riffraff.state import Settled
 
-__all__ = ["add_parser", "png_bytes", "run_drop", "run_render"]
+__all__ = ["add_parser", "placement_pictures", "png_bytes", "run_drop", "run_render", "write_png"]
 
 
 def add_parser(commands: Any) -> None:
@@ -128,21 +130,44 @@ def _board(args: argparse.Namespace) -> Board:
     return board
 
 
+def write_png(board: Board, path: Path, width: int = 640, height: int = 480) -> str | None:
+    """Draw the ship holding `board` offscreen and write it to `path` as a PNG; returns None,
+    or why no picture was written."""
+    os.environ.setdefault("MUJOCO_GL", "osmesa")  # offscreen unless told otherwise
+    from spieltisch.games.riffraff.physics import render_rgb
+
+    try:
+        pixels = render_rgb(board, width, height)
+    except Exception as error:  # the OpenGL backend is outside our control
+        return (
+            f"offscreen rendering failed ({error}); set MUJOCO_GL=osmesa (Debian package "
+            "libosmesa6) or MUJOCO_GL=egl"
+        )
+    try:
+        path.write_bytes(png_bytes(pixels))
+    except OSError as error:
+        return f"cannot write {path}: {error}"
+    return None
+
+
+def placement_pictures(path: Path) -> Callable[[Any, Any], str | None]:
+    """For `play --png`: after each placement has settled, the ship drawn to `path` (the
+    picture is replaced every time). The returned function takes the action just played and
+    the state after it, and returns None or why no picture was written."""
+
+    def after(action: Any, state: Any) -> str | None:
+        return write_png(state.board, path) if isinstance(action, Settled) else None
+
+    return after
+
+
 def run_render(args: argparse.Namespace) -> int:
     try:
         board = _board(args)
     except RecordError as error:
         return fail(str(error))
-    os.environ.setdefault("MUJOCO_GL", "osmesa")  # offscreen unless told otherwise
-    from spieltisch.games.riffraff.physics import render_rgb
-
-    try:
-        pixels = render_rgb(board, args.width, args.height)
-    except Exception as error:  # the OpenGL backend is outside our control
-        return fail(
-            f"offscreen rendering failed ({error}); set MUJOCO_GL=osmesa (Debian package "
-            "libosmesa6) or MUJOCO_GL=egl"
-        )
-    args.png.write_bytes(png_bytes(pixels))
+    problem = write_png(board, args.png, args.width, args.height)
+    if problem is not None:
+        return fail(problem)
     print(f"wrote {args.png} ({args.width}x{args.height})")
     return 0
