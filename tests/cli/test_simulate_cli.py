@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import sys
 from collections.abc import Sequence
 
 import pytest
@@ -56,12 +58,24 @@ def test_options_and_start_seat(capsys: pytest.CaptureFixture[str]) -> None:
         assert json.loads(capsys.readouterr().out)["games"] == 4
 
 
-def test_table_with_progress_and_speed(capsys: pytest.CaptureFixture[str]) -> None:
+def test_table_with_speed_and_no_bar_in_a_log(capsys: pytest.CaptureFixture[str]) -> None:
     assert call(["pickomino", *SEATS, "--games", "5"]) == 0
     out, err = capsys.readouterr()
     assert "win rate" in out and "greedy" in out and "mean worms" in out
     assert "games/s" in out.splitlines()[-1]
-    assert "5/5 games" in err
+    assert "games" not in err  # stderr is no terminal here: no redrawn bar lines
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert call(["pickomino", *SEATS, "--games", "5"]) == 0
+    assert "5/5 games" in terminal.getvalue()
 
 
 @pytest.mark.parametrize(

@@ -157,11 +157,12 @@ class ProgressBar:
         self.started = time.perf_counter()
         self.drawn = 0.0
         self.visible = False
+        self.live = stream.isatty()  # a log file or pipe gets no redrawn bar lines
 
     def update(self, done: int) -> None:
         self.done = done
         now = time.perf_counter()
-        if done < self.total and now - self.drawn < self.INTERVAL:
+        if not self.live or (done < self.total and now - self.drawn < self.INTERVAL):
             return
         self.drawn = now
         elapsed = now - self.started
