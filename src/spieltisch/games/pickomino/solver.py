@@ -317,10 +317,11 @@ class TurnTable:
         return reachable[-1] if reachable else None
 
     def claim(self, total: int) -> tuple[str, int | None]:
-        """What stopping with a worm and `total` does: ('steal'|'grill'|'none', tile)."""
+        """The best stop with a worm and `total`: ('steal'|'grill'|'none', tile); a steal
+        wins a tie."""
         grill = self.grill_tile(total)
-        steal = (1 + self.steal_weight) * tile_worms(total) if total in self.other_tops else None
-        if steal is not None and (grill is None or steal >= tile_worms(grill)):
+        steal = self.claim_value("steal", total) if total in self.other_tops else None
+        if steal is not None and (grill is None or steal >= self.claim_value("grill", total)):
             return "steal", total
         if grill is not None:
             return "grill", grill
@@ -337,10 +338,7 @@ class TurnTable:
         """(SUMS, 2) array: the value of stopping with each sum, without / with a worm."""
         values = np.full((SUMS, 2), self.fail_value)
         for total in range(SUMS):
-            claim, tile = self.claim(total)
-            if tile is not None:
-                weight = 1 + self.steal_weight if claim == "steal" else 1.0
-                values[total, 1] = weight * tile_worms(tile)
+            values[total, 1] = self.claim_value(self.claim(total)[0], total)
         return values
 
 
