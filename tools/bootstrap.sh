@@ -23,3 +23,5 @@ if [ ! -f "$stamp" ] || [ "$lock" -nt "$stamp" ] || [ pyproject.toml -nt "$stamp
   touch "$stamp"
 fi
 export PATH="$PWD/.venv/bin:$PATH"
+# three.js for the 3D ship, from package-lock.json (skipped when already present)
+.venv/bin/python tools/fetch_web_deps.py
