@@ -37,6 +37,20 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--bot-delay", type=float, default=1.0, metavar="SECONDS", help="a bot's pause per move"
     )
+    parser.add_argument(
+        "--slow-motion",
+        type=float,
+        default=4.0,
+        metavar="FACTOR",
+        help="Riff Raff: how many times slower falling pieces are shown (default 4)",
+    )
+    parser.add_argument(
+        "--catch-margin",
+        type=float,
+        default=0.6,
+        metavar="SECONDS",
+        help="Riff Raff: how long after a piece lands a catch still counts (network; 0.6)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -44,9 +58,17 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from spieltisch.server import create_app, default_url
+    from spieltisch.server.app import MISSING_VENDOR, vendor_ready
+    from spieltisch.server.settle import CatchTiming
 
+    if not 1 <= args.slow_motion <= 20 or not 0 <= args.catch_margin <= 10:
+        print("--slow-motion must be from 1 to 20 and --catch-margin from 0 to 10", flush=True)
+        return 2
     url = args.db or default_url(args.data_dir)
-    app = create_app(url, bot_delay=args.bot_delay)
+    timing = CatchTiming(args.slow_motion, args.catch_margin)
+    app = create_app(url, bot_delay=args.bot_delay, timing=timing)
+    if not vendor_ready():
+        print(f"warning: {MISSING_VENDOR}", flush=True)
     _calm_garbage_collector()
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"spieltisch is serving the game table at http://{shown}:{args.port}/", flush=True)

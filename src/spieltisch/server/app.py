@@ -11,13 +11,18 @@ so they see every table between two changes, never during one:
   GET  /api/tables/{id}/record         the game record of a finished game
   GET  /api/tables/{id}/replay         every step of a finished game with its public view
   GET  /api/tables/{id}/odds           the solver's odds for the player to move (Pickomino)
+  GET  /api/games/riffraff/scene       the ship's and the cargo's geometry for the 3D client
 
 WebSocket /api/tables/{id}/ws?token=T (no token: a spectator). The client sends
   {"type": "action", "action": "take 4", "version": 17}, {"type": "sync"} or
   {"type": "chat", "text": "..."};
 the server answers with {"type": "state", "version": ...} after every change,
-{"type": "chat", "line": ...} for table talk and
+{"type": "chat", "line": ...} for table talk,
+{"type": "settle", ...} with the motion of a Riff Raff placement (see `server.settle`) and
 {"type": "error", "code": ..., "message": ..., "version": ...} when it refuses.
+
+The browser modules the client imports (three.js) are served from /vendor/, fetched by
+tools/fetch_web_deps.py; when they are missing the server says how to fetch them.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Query, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.requests import Request
@@ -39,15 +44,27 @@ from spieltisch.core.protocol import CHANCE, JsonValue
 from spieltisch.core.record import replay_states
 from spieltisch.server.lobby import Connection, Lobby, SeatSpec
 from spieltisch.server.odds import odds_for
+from spieltisch.server.settle import CatchTiming
 from spieltisch.server.store import Store
 from spieltisch.server.table import LiveTable, TableError
 
-__all__ = ["MAX_MESSAGE", "WEB_DIR", "create_app"]
+__all__ = ["MAX_MESSAGE", "MISSING_VENDOR", "VENDOR_DIR", "WEB_DIR", "create_app", "vendor_ready"]
 
 MAX_MESSAGE = 4096
 """The largest WebSocket message (in characters) the server reads."""
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+VENDOR_DIR = WEB_DIR / "vendor"
+MISSING_VENDOR = (
+    "The browser modules of the 3D table (three.js) are not installed on this server. "
+    "Run `python tools/fetch_web_deps.py` in the project (./run and ./test do it), then reload."
+)
+
+
+def vendor_ready() -> bool:
+    """Whether three.js has been fetched into the served vendor directory."""
+    return (VENDOR_DIR / "three" / "build" / "three.module.js").is_file()
+
 
 _STATUS = {
     "no_table": 404,
@@ -56,6 +73,7 @@ _STATUS = {
     "seat_taken": 409,
     "not_over": 409,
     "no_odds": 409,
+    "no_scene": 404,
 }
 
 
@@ -87,9 +105,10 @@ class Joined(BaseModel):
     table: dict[str, Any]
 
 
-def create_app(db_url: str, bot_delay: float = 1.0) -> FastAPI:
-    """The server on the database `db_url`; bots wait `bot_delay` seconds before each move."""
-    lobby = Lobby(Store(db_url), bot_delay)
+def create_app(db_url: str, bot_delay: float = 1.0, timing: CatchTiming | None = None) -> FastAPI:
+    """The server on the database `db_url`; bots wait `bot_delay` seconds before each move;
+    `timing` sets Riff Raff's slow motion and catch window."""
+    lobby = Lobby(Store(db_url), bot_delay, timing=timing or CatchTiming())
     lobby.load()
 
     @asynccontextmanager
@@ -114,6 +133,7 @@ def create_app(db_url: str, bot_delay: float = 1.0) -> FastAPI:
         )
 
     _add_routes(app, lobby)
+    _add_vendor_route(app)
     app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
     return app
 
@@ -122,6 +142,14 @@ def _add_routes(app: FastAPI, lobby: Lobby) -> None:
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
         return lobby.games()
+
+    @app.get("/api/games/{name}/scene")
+    async def scene(name: str) -> dict[str, Any]:
+        if name != "riffraff":
+            raise TableError("no_scene", f"There is no 3D scene for '{name}'; only riffraff.")
+        from spieltisch.games.riffraff.scene import scene_json
+
+        return scene_json()
 
     @app.get("/api/tables")
     async def tables() -> list[dict[str, Any]]:
@@ -169,6 +197,18 @@ def _add_routes(app: FastAPI, lobby: Lobby) -> None:
     @app.websocket("/api/tables/{table_id}/ws")
     async def socket(websocket: WebSocket, table_id: str, token: str | None = Query(None)) -> None:
         await serve_socket(lobby, websocket, table_id, token)
+
+
+def _add_vendor_route(app: FastAPI) -> None:
+    @app.get("/vendor/{path:path}", include_in_schema=False)
+    async def vendor(path: str) -> Response:
+        root = VENDOR_DIR.resolve()
+        file = (root / path).resolve()
+        if file.is_relative_to(root) and file.is_file():
+            kind = "text/javascript" if file.suffix == ".js" else "text/plain"
+            return FileResponse(file, media_type=kind)
+        text = MISSING_VENDOR if not vendor_ready() else f"There is no file /vendor/{path}."
+        return PlainTextResponse(text, 404)
 
 
 def _finished(lobby: Lobby, table_id: str) -> LiveTable:

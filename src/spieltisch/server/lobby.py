@@ -22,6 +22,7 @@ from spieltisch.core.errors import InvalidOptions
 from spieltisch.core.options import describe_options
 from spieltisch.core.protocol import JsonValue
 from spieltisch.core.registry import game_class, game_names, make_game
+from spieltisch.server.settle import CatchTiming, CatchWindow, open_window, table_options
 from spieltisch.server.store import EntryRow, SeatRow, Store, TableRow
 from spieltisch.server.table import LiveTable, TableError, chat_json, stand_in_bot
 
@@ -54,6 +55,7 @@ class Connection:
 class _Timers:
     bot: asyncio.Task[None] | None = None
     clock: asyncio.Task[None] | None = None
+    catch: asyncio.Task[None] | None = None  # closes a person's catch window
     deadline: float | None = None  # wall-clock time when the turn clock runs out
     clocked_seat: int | None = None
 
@@ -63,6 +65,7 @@ class Lobby:
     store: Store
     bot_delay: float = 1.0  # seconds a bot waits before each action (a human pace)
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep  # waits of bots and clocks
+    timing: CatchTiming = field(default_factory=CatchTiming)  # Riff Raff's catch window
     tables: dict[str, LiveTable] = field(default_factory=dict)
     connections: dict[str, set[Connection]] = field(default_factory=dict)
     timers: dict[str, _Timers] = field(default_factory=dict)
@@ -76,7 +79,19 @@ class Lobby:
     def load(self) -> None:
         """Rebuild every stored table (after a restart, from the same states)."""
         for row in self.store.tables():
-            self.tables[row.id] = LiveTable.load(self.store, row)
+            table = LiveTable.load(self.store, row, self.timing)
+            self._close_lost_catch(table)
+            self.tables[row.id] = table
+
+    def _close_lost_catch(self, table: LiveTable) -> None:
+        """A person's catch window does not survive a restart (its motion is not stored):
+        the catch is closed empty at once, as if the window had run out."""
+        seat = table.catcher()
+        if seat is None:
+            return
+        table.event("catch_lost", {"seat": seat}, None)
+        table.play(seat, "catch none")
+        self.store.add_entries([(table.id, e, s) for e, s in table.take_unsaved()])
 
     def resume(self) -> None:
         """Start the bots and clocks of every table (needs the running event loop)."""
@@ -84,7 +99,12 @@ class Lobby:
             self._schedule(table)
 
     async def close(self) -> None:
-        tasks = [t for timers in self.timers.values() for t in (timers.bot, timers.clock) if t]
+        tasks = [
+            t
+            for timers in self.timers.values()
+            for t in (timers.bot, timers.clock, timers.catch)
+            if t
+        ]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -110,6 +130,8 @@ class Lobby:
                 f"{cls.title} is played by {cls.min_players} to {cls.max_players} players; "
                 f"{len(seats)} seats were given.",
             )
+        people = sum(1 for spec in seats if spec.bot is None)
+        options = table_options(game_name, options, people)
         try:
             game = make_game(game_name, {**options, "players": len(seats)})
         except InvalidOptions as error:
@@ -132,7 +154,7 @@ class Lobby:
         )
         seat_rows = [SeatRow(n, s.bot, None, None) for n, s in enumerate(seats)]
         self.store.add_table(row, seat_rows)
-        table = LiveTable.create(row, seat_rows)
+        table = LiveTable.create(row, seat_rows, self.timing)
         self.tables[row.id] = table
         table.run_chance()  # an all-bot table starts at once
         self.store.add_entries([(table.id, e, s) for e, s in table.take_unsaved()])
@@ -183,6 +205,7 @@ class Lobby:
         table = self.get(table_id)
         if seat is None:
             raise TableError("spectator", "You are watching this table; join a free seat to play.")
+        table.check_catch_time(seat, text, version, time.time())
         if not isinstance(version, int) or isinstance(version, bool):
             raise TableError("no_version", "An action must carry the table version it was made at.")
         if version != table.version:
@@ -227,7 +250,8 @@ class Lobby:
         try:
             await asyncio.shield(done)
         except Exception:
-            self.tables[table.id] = LiveTable.load(self.store, table.row)  # back to what is stored
+            stored = LiveTable.load(self.store, table.row, self.timing)  # back to what is stored
+            self.tables[table.id] = stored
             raise TableError(
                 "not_saved", "The move could not be saved; the table is as before, try again."
             ) from None
@@ -258,6 +282,7 @@ class Lobby:
             table = self.tables[table.id]
         deadline = self.timers.get(table.id, _Timers()).deadline
         targets = [only] if only else list(self.connections.get(table.id, set()))
+        await self._send_show(table, targets, only is not None)
         messages: dict[tuple[int | None, int | None], str] = {}
         for connection in targets:
             key = (connection.seat, connection.seen)
@@ -267,6 +292,39 @@ class Lobby:
             connection.seen = table.version
             with contextlib.suppress(Exception):  # a closed socket is dropped by its reader
                 await connection.send(messages[key])
+
+    async def _send_show(self, table: LiveTable, targets: list[Connection], joining: bool) -> None:
+        """Broadcast a new placement's motion (and open a person's catch window) before the
+        state it leads to; a client that connects while it plays gets it too."""
+        show, now = table.show, time.time()
+        if show is None or (joining and not show.running(now)):
+            return
+        if show.sent is None:
+            show.sent = now
+            seat = table.catcher()
+            if seat is not None and show.version == table.version:
+                show.window = open_window(show, seat, self.timing, now)
+                self._schedule_catch(table, show.window)
+        elif not joining:
+            return
+        message = show.message(now)
+        for connection in targets:
+            with contextlib.suppress(Exception):
+                await connection.send(message)
+
+    def _schedule_catch(self, table: LiveTable, window: CatchWindow) -> None:
+        timers = self.timers.setdefault(table.id, _Timers())
+        if timers.catch is not None and not timers.catch.done():
+            timers.catch.cancel()
+        timers.catch = asyncio.get_running_loop().create_task(self._close_catch(table, window))
+
+    async def _close_catch(self, table: LiveTable, window: CatchWindow) -> None:
+        """When the window runs out, the person has caught nothing: the server says so."""
+        await self.sleep(max(0.0, window.closes - time.time()))
+        if table.version != window.version or table.catcher() != window.seat:
+            return
+        table.play(window.seat, "catch none")
+        await self.changed(table)
 
     def connect(self, connection: Connection) -> None:
         self.connections.setdefault(connection.table_id, set()).add(connection)
@@ -305,6 +363,7 @@ class Lobby:
     async def _bot_turn(self, table: LiveTable) -> None:
         while (spec := table.bot_to_move()) is not None:
             await self.sleep(self.bot_delay)
+            await self.sleep(table.show_left(time.time()))  # let the ship's motion play out
             spec = table.bot_to_move()
             if spec is None:
                 return

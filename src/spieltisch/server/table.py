@@ -22,6 +22,15 @@ from spieltisch.core.errors import IllegalAction
 from spieltisch.core.protocol import CHANCE, Game, JsonValue
 from spieltisch.core.record import GameRecord
 from spieltisch.core.registry import make_game
+from spieltisch.server.settle import (
+    CatchTiming,
+    CatchWindow,
+    Show,
+    late_pieces,
+    make_show,
+    settle_with_motion,
+    wants_window,
+)
 from spieltisch.server.store import ChatRow, EntryRow, SeatRow, Store, TableRow
 
 __all__ = [
@@ -81,6 +90,8 @@ class LiveTable:
     unsaved: list[tuple[EntryRow, SeatRow | None]] = field(default_factory=list)
     chat: list[ChatRow] = field(default_factory=list)  # the latest lines of table talk
     chat_count: int = 0
+    timing: CatchTiming = field(default_factory=CatchTiming)
+    show: Show | None = None  # the latest placement's motion (Riff Raff), for the clients
     _summary: tuple[int, dict[str, JsonValue]] | None = None
     _options: dict[str, JsonValue] = field(default_factory=dict)
 
@@ -89,14 +100,16 @@ class LiveTable:
 
     # --- building ---------------------------------------------------------------------------
     @classmethod
-    def create(cls, row: TableRow, seats: list[SeatRow]) -> LiveTable:
+    def create(
+        cls, row: TableRow, seats: list[SeatRow], timing: CatchTiming | None = None
+    ) -> LiveTable:
         game = make_game(row.game, row.options)
-        return cls(row, game, seats, game.new_state(), [], [])
+        return cls(row, game, seats, game.new_state(), [], [], timing=timing or CatchTiming())
 
     @classmethod
-    def load(cls, store: Store, row: TableRow) -> LiveTable:
+    def load(cls, store: Store, row: TableRow, timing: CatchTiming | None = None) -> LiveTable:
         """Rebuild from the store by replaying every stored action."""
-        table = cls.create(row, store.seats(row.id))
+        table = cls.create(row, store.seats(row.id), timing)
         for entry in store.entries(row.id):
             if entry.action is not None:
                 table._replay_action(entry.action)
@@ -194,11 +207,51 @@ class LiveTable:
         self.actions.append(text)
 
     def run_chance(self) -> None:
-        """Draw every chance outcome that is due now (the game must have started)."""
+        """Draw every chance outcome that is due now (the game must have started). A Riff
+        Raff placement keeps its motion as the table's show for the clients to play."""
         while self.started and self.game.to_move(self.state) == CHANCE:
-            outcome = self.game.sample_chance(self.state, self.dice())
+            motion = settle_with_motion(self.game, self.state, self.dice())
+            if motion is None:
+                outcome = self.game.sample_chance(self.state, self.dice())
+            else:
+                outcome = motion.outcome
             state = self.game.apply(self.state, outcome)
             self._apply(CHANCE, self.game.format_action(outcome), state)
+            if motion is not None:
+                self.show = make_show(self.version, motion, self.timing)
+
+    # --- the catch window (Riff Raff, a person catching by hand) -----------------------------
+    def catcher(self) -> int | None:
+        """The person who is to catch falling pieces by hand now, or None."""
+        return wants_window(self.game, self.state, self.seats)
+
+    def window(self) -> CatchWindow | None:
+        """The catch window of the latest show, if one was opened."""
+        return self.show.window if self.show is not None else None
+
+    def check_catch_time(self, seat: int, text: str, version: Any, now: float) -> None:
+        """Refuse a catch that arrives after the window closed or after a named piece landed."""
+        window = self.window()
+        if window is None or window.seat != seat or version != window.version:
+            return
+        if now > window.closes:
+            late = f"{now - window.closes:.2f} s"
+            raise TableError(
+                "too_late", f"The catch came {late} after the window closed; nothing was caught."
+            )
+        landed = late_pieces(self.game, self.state, window, text, now)
+        if landed:
+            names = ", ".join(str(b) for b in landed)
+            raise TableError(
+                "too_late", f"Piece {names} had already landed; catch pieces while they fall."
+            )
+
+    def show_left(self, now: float) -> float:
+        """Seconds until the latest show's playback ends (0 when none runs)."""
+        if self.show is None or not self.show.running(now):
+            return 0.0
+        assert self.show.sent is not None
+        return self.show.sent + self.show.duration - now
 
     def dice(self) -> random.Random:
         """The generator of the chance outcome due now: the table's seed and version."""

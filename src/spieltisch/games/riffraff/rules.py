@@ -21,7 +21,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from spieltisch.core.errors import IllegalAction
 from spieltisch.core.options import options_to_json, parse_options
@@ -56,7 +56,10 @@ from spieltisch.games.riffraff.state import (
     Settled,
 )
 
-__all__ = ["PLACE_GRID", "RiffRaff"]
+if TYPE_CHECKING:
+    from spieltisch.games.riffraff.physics import PlacementResult
+
+__all__ = ["PLACE_GRID", "RiffRaff", "settled_of"]
 
 T = TypeVar("T")
 PLACE_GRID_U = (0.3, 0.6, 0.9)
@@ -148,11 +151,17 @@ class RiffRaff(Game[RiffRaffState, Action]):
     def simulate(self, state: RiffRaffState, seed: int | None, frames: bool = False) -> Settled:
         """Run the physics of the pending placement; the noise is seeded by `seed` (None:
         no noise at all)."""
+        return settled_of(self.placement_result(state, seed, frames))
+
+    def placement_result(
+        self, state: RiffRaffState, seed: int | None, frames: bool = True
+    ) -> PlacementResult:
+        """The physics of the pending placement with its sampled motion (for animations)."""
         if state.phase is not Phase.SETTLE or state.pending is None or state.active is None:
             raise IllegalAction("no placement is waiting for the physics")
         from spieltisch.games.riffraff import physics  # the engine loads only when needed
 
-        result = physics.simulate_placement(
+        return physics.simulate_placement(
             state.board,
             state.pending,
             self.body_for(state, state.pending.piece),
@@ -161,7 +170,6 @@ class RiffRaff(Game[RiffRaffState, Action]):
             state.motion,
             frames=frames,
         )
-        return Settled(result.bodies[-1], result.board, result.fallen, result.motion)
 
     def body_for(self, state: RiffRaffState, piece: int) -> int:
         """The piece number a new piece of type `piece` takes: the lowest not on board."""
@@ -447,6 +455,11 @@ class RiffRaff(Game[RiffRaffState, Action]):
 
     def render(self, state: RiffRaffState) -> str:
         return notation.render(self, state)
+
+
+def settled_of(result: PlacementResult) -> Settled:
+    """The chance outcome a placement's physics result gives."""
+    return Settled(result.bodies[-1], result.board, result.fallen, result.motion)
 
 
 def _set(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:

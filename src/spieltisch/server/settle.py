@@ -1,0 +1,203 @@
+"""Riff Raff at the web table: the settle animation every client plays, and the catch window.
+
+When a placement's physics runs at a table, the server keeps the sampled motion (a `Show`)
+and broadcasts it once, the same message to every seat and spectator, just before the new
+state. Clients play it in real time, except that the stretches in which a piece falls play
+`slow_motion` times slower: real time r(t) = t + (slow_motion - 1) * (the falling time
+before t).
+
+Catching (tables with catching=choose, a person to catch): the window opens when the show
+is broadcast. A falling piece can be caught until `margin` seconds (for the network) after
+the moment it lands in the slowed playback; the window closes that long after the last
+piece lands, and then the server plays the empty catch for the person itself. Catches that
+arrive later are refused, so a changed client cannot catch late.
+
+A restart loses the window (the motion is not stored, only the outcome): a table found in a
+person's catch when the server starts gets the empty catch at once, as if the window had
+closed (see `Lobby.load`).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from spieltisch.core.errors import IllegalAction
+from spieltisch.core.protocol import Game, JsonValue
+from spieltisch.games.riffraff.board import Fall
+from spieltisch.games.riffraff.rules import RiffRaff, settled_of
+from spieltisch.games.riffraff.state import Catch, Phase, RiffRaffState, Settled
+
+__all__ = [
+    "CatchTiming",
+    "CatchWindow",
+    "Motion",
+    "Show",
+    "late_pieces",
+    "make_show",
+    "merged_spans",
+    "open_window",
+    "playback_time",
+    "settle_with_motion",
+    "table_options",
+    "wants_window",
+    "window_json",
+]
+
+DIGITS = 5
+"""Decimals of the broadcast motion (0.01 mm, 1e-5 rad): enough for the eye, half the size."""
+
+
+@dataclass(frozen=True)
+class CatchTiming:
+    """How the settle animation is played and how long a catch is accepted."""
+
+    slow_motion: float = 4.0  # falling stretches play this many times slower
+    margin: float = 0.6  # seconds after a piece lands that a catch still counts (network)
+
+
+@dataclass
+class CatchWindow:
+    """A person's open catch: who, at which table version, until when each piece counts."""
+
+    seat: int
+    version: int
+    deadlines: dict[int, float]  # piece number -> wall-clock time it can be caught until
+    closes: float  # wall-clock time the server plays the empty catch
+
+
+@dataclass
+class Show:
+    """One placement's motion, ready to broadcast (`body` is the JSON object's text)."""
+
+    version: int  # the table version right after the physics outcome
+    seat: int  # the seat that placed
+    falls: tuple[Fall, ...]
+    spans: list[tuple[float, float]]  # merged stretches of simulated time in which pieces fall
+    duration: float  # real seconds the playback lasts
+    body: str
+    sent: float | None = None  # wall-clock time of the broadcast (None: not yet sent)
+    window: CatchWindow | None = field(default=None)
+
+    def message(self, now: float) -> str:
+        """The broadcast message, telling how far into the playback it is sent and, while a
+        person catches, how long each piece can still be caught."""
+        elapsed = 0.0 if self.sent is None else max(0.0, now - self.sent)
+        catch = json.dumps(window_json(self.window, now)) if self.window else "null"
+        return f'{{"type":"settle","elapsed":{elapsed:.3f},"catch":{catch},{self.body[1:]}'
+
+    def running(self, now: float) -> bool:
+        return self.sent is not None and now < self.sent + self.duration
+
+
+def table_options(game_name: str, options: dict[str, Any], people: int) -> dict[str, Any]:
+    """Riff Raff tables with a person at them catch by hand unless the options say otherwise."""
+    if game_name == RiffRaff.name and people and "catching" not in options:
+        return {**options, "catching": "choose"}
+    return options
+
+
+@dataclass(frozen=True)
+class Motion:
+    """A placement's outcome with its frames; frame poses are in the order of `bodies`."""
+
+    seat: int  # who placed
+    outcome: Settled
+    frames: tuple[Any, ...]
+    bodies: tuple[int, ...]
+
+
+def settle_with_motion(game: Game[Any, Any], state: Any, rng: random.Random) -> Motion | None:
+    """For a Riff Raff placement waiting for the physics: the outcome (the one
+    `sample_chance` draws from `rng`) with its motion; None for any other chance node."""
+    if not isinstance(game, RiffRaff) or state.phase is not Phase.SETTLE:
+        return None
+    result = game.placement_result(state, rng.getrandbits(64))
+    return Motion(state.active, settled_of(result), result.trajectory, result.bodies)
+
+
+def merged_spans(falls: tuple[Fall, ...]) -> list[tuple[float, float]]:
+    """The stretches of simulated time in which at least one piece is in the air."""
+    spans: list[tuple[float, float]] = []
+    for start, end in sorted((max(0.0, f.time - f.air), f.time) for f in falls):
+        if spans and start <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], end))
+        else:
+            spans.append((start, end))
+    return spans
+
+
+def playback_time(t: float, spans: list[tuple[float, float]], slow_motion: float) -> float:
+    """Real seconds from the start of the playback to simulated time `t`."""
+    falling = sum(max(0.0, min(t, end) - start) for start, end in spans)
+    return t + (slow_motion - 1) * falling
+
+
+def _round(values: Any) -> list[float]:
+    return [round(float(v), DIGITS) for v in values]
+
+
+def make_show(version: int, motion: Motion, timing: CatchTiming) -> Show:
+    """The broadcast of one placement's motion (`version`: the table's after the outcome)."""
+    outcome, frames = motion.outcome, motion.frames
+    spans = merged_spans(outcome.fallen)
+    end = max([frames[-1].time if frames else 0.0] + [f.time for f in outcome.fallen])
+    body: dict[str, JsonValue] = {
+        "version": version,
+        "seat": motion.seat,
+        "placed": outcome.body,
+        "bodies": list(motion.bodies),
+        "slow_motion": timing.slow_motion,
+        "spans": [list(s) for s in spans],
+        "falls": [[f.body, f.time, f.air] for f in outcome.fallen],
+        "frames": [
+            {"t": round(f.time, 4), "j": _round(f.joints), "p": [_round(p) for p in f.poses]}
+            for f in frames
+        ],
+    }
+    duration = playback_time(end, spans, timing.slow_motion)
+    return Show(version, motion.seat, outcome.fallen, spans, duration, json.dumps(body))
+
+
+def wants_window(game: Game[Any, Any], state: Any, seats: list[Any]) -> int | None:
+    """The person who is to catch by hand now, or None."""
+    if not isinstance(game, RiffRaff) or game.options.catching != "choose":
+        return None
+    if not isinstance(state, RiffRaffState) or state.phase is not Phase.CATCH:
+        return None
+    seat = state.active
+    return seat if seat is not None and seats[seat].bot is None else None
+
+
+def open_window(show: Show, seat: int, timing: CatchTiming, now: float) -> CatchWindow:
+    deadlines = {
+        f.body: now + playback_time(f.time, show.spans, timing.slow_motion) + timing.margin
+        for f in show.falls
+    }
+    closes = max(deadlines.values(), default=now + timing.margin)
+    return CatchWindow(seat, show.version, deadlines, closes)
+
+
+def window_json(window: CatchWindow, now: float) -> dict[str, JsonValue]:
+    """The window as the clients see it: seconds from now until each piece and the window
+    stop counting."""
+    return {
+        "seat": window.seat,
+        "closes_in": round(window.closes - now, 3),
+        "deadlines": {str(b): round(d - now, 3) for b, d in window.deadlines.items()},
+    }
+
+
+def late_pieces(
+    game: Game[Any, Any], state: Any, window: CatchWindow, text: str, now: float
+) -> list[int]:
+    """The pieces a catch `text` names whose time to be caught is over at `now`."""
+    try:
+        action = game.parse_action(state, text)
+    except IllegalAction:
+        return []  # the rules refuse it with their own message
+    if not isinstance(action, Catch):
+        return []
+    return [b for b in action.bodies if now > window.deadlines.get(b, window.closes)]
