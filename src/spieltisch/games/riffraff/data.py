@@ -133,6 +133,8 @@ class Tuning:
     ball_mass: float = 0.35
     ball_drop: float = 0.15  # the ball's centre below the pivot
     joint_damping: float = 0.05  # N·m·s/rad, roll and pitch
+    joint_friction: float = 0.001  # N·m of dry friction in the cardan joint: the swing stops
+    # within about 0.2 degrees of its resting angle instead of dying away for ever
     yard_damping: float = 0.002  # turning and see-sawing on the pegs
     yard_friction: float = 0.02  # N·m of dry friction on the pegs
     friction: float = 0.45  # wood on wood
@@ -140,10 +142,19 @@ class Tuning:
     timestep: float = 1 / 240
     solref: float = 0.01
     impratio: float = 10.0
+    noslip_iterations: int = 5  # resting contacts and peg friction hold without creeping
     settle_min: float = 0.5  # simulated seconds before rest is checked
-    settle_max: float = 3.0  # the settle window's end at the latest
+    settle_max: float = 3.0  # the settle window's end at the latest, when all goes well
+    settle_cap: float = 8.0  # the extension's end: a window still moving runs on to this
+    calm_rounds: int = 4  # after the cap: motion taken out, then this many short settles
+    calm_time: float = 0.5  # simulated seconds of each calming settle
     check_every: int = 6  # steps between checks for falls and rest (25 ms)
-    rest_speed: float = 0.004  # m/s (and rad/s scaled by 0.1 m) counted as at rest
+    # at rest: for `rest_checks` checks in a row no piece moved more than `rest_move` from where
+    # it was when the quiet began, the ship turned slower than `rest_turn` and its speed changed
+    # less than `rest_turn_accel` (so a swing's turning point is not taken for rest)
+    rest_move: float = 0.0005  # metres
+    rest_turn: float = 0.01  # rad/s
+    rest_turn_accel: float = 0.03  # rad/s²
     rest_checks: int = 4  # consecutive checks at rest that end the window
     fall_height: float = 0.22  # a piece whose centre is lower than this has fallen
     release_gap: float = 0.003  # the gap under a piece when it is let go

@@ -11,6 +11,12 @@ piece that falls is parked far from the ship, weightless and at rest.
 Contacts between convex shapes use MuJoCo's multi-contact option (multiccd): with a single
 contact point a cylinder or box standing on a face teeters and walks off.
 
+The settle window ends when the ship and cargo rest (`Tuning.rest_*`). A window still moving
+after `settle_max` runs on to `settle_cap`, and after that its motion is taken out and it
+settles from standstill a few short times; falls in this extension count like any other. So
+the board a placement leaves is a resting one, and nothing falls between turns (`drift` checks
+this).
+
 Determinism: a fixed time step, one thread, and every random number from the numpy Generator
 the caller passes in. A placement starts from a fresh engine state built from a `Board` (all
 velocities zero), so its result depends on its inputs alone.
@@ -45,9 +51,11 @@ from spieltisch.games.riffraff.data import (
 )
 
 __all__ = [
+    "Drift",
     "Frame",
     "PlacementResult",
     "ShipModel",
+    "drift",
     "generator",
     "noise_scale",
     "ship_model",
@@ -188,7 +196,10 @@ def _ship_body(tuning: Tuning) -> str:
     mast_z = SHIP.deck_height + SHIP.mast_height / 2
     mast = SHIP.mast_width / 2
     ship = f'group="{_SHIP_GROUP}" contype="1" conaffinity="2" rgba="0.55 0.35 0.2 1"'
-    hinge = f'damping="{tuning.joint_damping}" range="-{SHIP.joint_range} {SHIP.joint_range}"'
+    hinge = (
+        f'damping="{tuning.joint_damping}" frictionloss="{tuning.joint_friction}" '
+        f'range="-{SHIP.joint_range} {SHIP.joint_range}"'
+    )
     yards = "".join(_yard_body(i, tuning) for i in range(len(SHIP.yards)))
     return (
         f'<body name="roll" pos="0 0 {SHIP.pivot_height}">'
@@ -214,7 +225,8 @@ def model_xml(types: tuple[int, ...], tuning: Tuning = TUNING) -> str:
     return (
         '<mujoco model="riffraff">'
         f'<option timestep="{tuning.timestep!r}" cone="elliptic" impratio="{tuning.impratio}" '
-        'iterations="50" ls_iterations="20"><flag multiccd="enable"/></option>'
+        f'iterations="50" ls_iterations="20" noslip_iterations="{tuning.noslip_iterations}">'
+        '<flag multiccd="enable"/></option>'
         '<visual><global offwidth="1280" offheight="960"/></visual>'
         f'<default><geom friction="{friction}" solref="{tuning.solref} 1" density="650"/></default>'
         f"<asset>{_cone_mesh()}</asset>"
@@ -466,30 +478,53 @@ class _Window:
         self.frames: list[Frame] | None = [] if frames else None
         self.steps = 0
         self.unstable = False
+        self.quiet_from: NDArray[np.float64] | None = None  # piece centres when all went quiet
+        self.last_turning = np.zeros(2)  # the ship's joint speeds at the previous check
 
     @property
     def time(self) -> float:
         return self.steps * self.tuning.timestep
 
     def run(self) -> None:
+        """The window proper, then (rarely) its extension and the final calming."""
         tuning = self.tuning
-        quiet = 0
-        max_steps = round(tuning.settle_max / tuning.timestep)
-        min_steps = round(tuning.settle_min / tuning.timestep)
         self._sample()
+        rested = self._step_until_rest(tuning.settle_max, tuning.settle_min)
+        if not rested and not self.unstable:
+            rested = self._step_until_rest(tuning.settle_cap, 0.0)
+        for _ in range(tuning.calm_rounds):
+            if rested or self.unstable:
+                break
+            self._calm()
+            rested = self._step_until_rest(self.time + tuning.calm_time, 0.0)
+        self._sample()
+
+    def _step_until_rest(self, until: float, earliest: float) -> bool:
+        """Step until the ship and cargo rest (not before `earliest`) or the time is `until`;
+        whether they rest."""
+        tuning = self.tuning
+        max_steps = round(until / tuning.timestep)
+        min_steps = round(earliest / tuning.timestep)
+        quiet = 0
+        self.quiet_from = None
         while self.steps < max_steps:
             mujoco.mj_step(self.ship.model, self.data, tuning.check_every)
             self.steps += tuning.check_every
             if self.data.warning[mujoco.mjtWarning.mjWARN_BADQACC].number:
                 self.unstable = True  # the engine has reset itself: nothing here is valid
-                return
+                return False
             self._check_falls()
             if self.frames is not None and self.steps % tuning.sample_every < tuning.check_every:
                 self._sample()
             quiet = quiet + 1 if self._at_rest() else 0
             if self.steps >= min_steps and quiet >= tuning.rest_checks:
-                break
-        self._sample()
+                return True
+        return False
+
+    def _calm(self) -> None:
+        """Take all motion out (every velocity zero), as a last resort after the hard cap."""
+        self.data.qvel[:] = 0.0
+        mujoco.mj_forward(self.ship.model, self.data)
 
     def motion(self) -> float:
         """The ship's angular speed (rad/s) at the end of the window."""
@@ -497,14 +532,25 @@ class _Window:
         return float(sqrt(float(np.dot(speeds, speeds))))
 
     def _at_rest(self) -> bool:
-        limit = self.tuning.rest_speed
-        if self.motion() * 0.3 > limit:
+        """The ship neither turns nor is about to (a swing's turning point has a small speed
+        but a large acceleration, taken over the check interval), and no piece on board has
+        moved since the quiet stretch began (a piece trembling in its contacts goes nowhere)."""
+        tuning, ship, data = self.tuning, self.ship, self.data
+        centres = data.xipos[ship.cargo_body]
+        turning = data.qvel[ship.joint_dof[:2]].copy()
+        interval = tuning.check_every * tuning.timestep
+        accel = np.abs(turning - self.last_turning).max() / interval
+        self.last_turning = turning
+        if self.motion() > tuning.rest_turn or accel > tuning.rest_turn_accel:
+            self.quiet_from = None
             return False
-        for slot in self.on_board:
-            dof = self.ship.cargo_dof[slot]
-            velocity = self.data.qvel[dof : dof + 6]
-            if np.abs(velocity[:3]).max() > limit or np.abs(velocity[3:]).max() * 0.02 > limit:
-                return False
+        if self.quiet_from is None or self.quiet_from.shape != centres.shape:
+            self.quiet_from = centres.copy()
+            return True
+        moved = np.abs(centres - self.quiet_from)[self.on_board]
+        if moved.size and moved.max() > tuning.rest_move:
+            self.quiet_from = centres.copy()
+            return False
         return True
 
     def _check_falls(self) -> None:
@@ -683,6 +729,38 @@ def swing(board: Board, roll_speed: float, seconds: float) -> list[float]:
         mujoco.mj_step(ship.model, data)
         angles.append(float(data.qpos[ship.joint_qpos[0]]) * 180 / pi)
     return angles
+
+
+@dataclass(frozen=True, slots=True)
+class Drift:
+    """What a stored board does when left alone: the pieces that fall, the farthest any
+    resting piece's centre moves (metres) and the largest change of roll or pitch (degrees)."""
+
+    fallen: tuple[int, ...]
+    moved: float
+    tilted: float
+
+
+def drift(board: Board, seconds: float) -> Drift:
+    """Simulate `board` from rest for `seconds` with no new piece and no kick: a board left
+    by a settle window should not change (nothing falls between turns)."""
+    ship = ship_model(tuple(piece_type(p.body) for p in board.pieces))
+    data = _load(ship, board)
+    window = _Window(ship, data, board.bodies(), frames=False)
+    window._step_until_rest(seconds, seconds)
+    fallen = tuple(fall.body for fall in window.fallen)
+    moved = max(
+        (
+            float(np.linalg.norm(np.subtract(_pose(ship, data, slot)[:3], piece.pose[:3])))
+            for slot, piece in enumerate(board.pieces)
+            if slot in window.on_board
+        ),
+        default=0.0,
+    )
+    now = tilt_degrees(tuple(data.qpos[ship.joint_qpos].tolist()))
+    before = tilt_degrees(board.joints)
+    tilted = max(abs(now[0] - before[0]), abs(now[1] - before[1]))
+    return Drift(fallen, moved, tilted)
 
 
 # --- pictures ---------------------------------------------------------------------------------
