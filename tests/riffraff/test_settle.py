@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import numpy as np
 
 from spieltisch.games.riffraff.board import REST, Board, Placement
 from spieltisch.games.riffraff.data import TUNING
-from spieltisch.games.riffraff.physics import drift, free_body, generator, simulate_placement
+from spieltisch.games.riffraff.physics import (
+    drift,
+    free_body,
+    generator,
+    simulate_placement,
+    tilt_degrees,
+)
 
 # (piece type, area, u, yaw) in mirrored pairs, as two careful players would load the ship
 PLAYS = (
@@ -46,3 +55,15 @@ def test_a_board_left_by_a_settle_window_stays_put() -> None:
 def test_the_empty_ship_left_alone_does_not_move() -> None:
     assert drift(REST, 1.0) == drift(REST, 1.0)
     assert drift(REST, 1.0).tilted < 1e-6
+
+
+def test_the_benchmark_board_is_nearly_upright() -> None:
+    path = Path(__file__).parents[2] / "benchmarks" / "riffraff_bench.py"
+    spec = importlib.util.spec_from_file_location("riffraff_bench", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    board = bench.played_board(8)
+    assert len(board.pieces) == 8
+    roll, pitch = tilt_degrees(board.joints)
+    assert abs(roll) < 5 and abs(pitch) < 5
