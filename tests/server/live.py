@@ -8,7 +8,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,9 +49,10 @@ def _wait_until_up(url: str, process: subprocess.Popen[bytes]) -> None:
     raise RuntimeError(f"the server did not answer at {url} within {START_TIMEOUT} s")
 
 
-def launch(data_dir: Path, port: int, bot_delay: float) -> LiveServer:
+def launch(data_dir: Path, port: int, bot_delay: float, extra: Sequence[str] = ()) -> LiveServer:
     command = [sys.executable, "-m", "spieltisch", "serve", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--data-dir", str(data_dir), "--bot-delay", str(bot_delay)]
+    command += list(extra)
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/"
     try:
@@ -64,8 +65,11 @@ def launch(data_dir: Path, port: int, bot_delay: float) -> LiveServer:
 
 
 @contextlib.contextmanager
-def start_server(data_dir: Path, bot_delay: float = 0.0, port: int = 0) -> Iterator[LiveServer]:
-    live = launch(data_dir, port or free_port(), bot_delay)
+def start_server(
+    data_dir: Path, bot_delay: float = 0.0, port: int = 0, extra: Sequence[str] = ()
+) -> Iterator[LiveServer]:
+    """A server on a free port; `extra` are more `serve` options."""
+    live = launch(data_dir, port or free_port(), bot_delay, extra)
     try:
         yield live
     finally:

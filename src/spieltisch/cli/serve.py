@@ -51,6 +51,13 @@ def add_parser(commands: Any) -> None:
         metavar="SECONDS",
         help="Riff Raff: how long after a piece lands a catch still counts (network; 0.6)",
     )
+    parser.add_argument(
+        "--playback-speed",
+        type=float,
+        default=1.0,
+        metavar="FACTOR",
+        help="Riff Raff: play the ship's motion this many times faster (tests, demos; 1)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -61,11 +68,14 @@ def run(args: argparse.Namespace) -> int:
     from spieltisch.server.app import MISSING_VENDOR, vendor_ready
     from spieltisch.server.settle import CatchTiming
 
-    if not 1 <= args.slow_motion <= 20 or not 0 <= args.catch_margin <= 10:
+    if not (1 <= args.slow_motion <= 20 and 0 <= args.catch_margin <= 10):
         print("--slow-motion must be from 1 to 20 and --catch-margin from 0 to 10", flush=True)
         return 2
+    if not 0.1 <= args.playback_speed <= 100:
+        print("--playback-speed must be from 0.1 to 100", flush=True)
+        return 2
     url = args.db or default_url(args.data_dir)
-    timing = CatchTiming(args.slow_motion, args.catch_margin)
+    timing = CatchTiming(args.slow_motion, args.catch_margin, args.playback_speed)
     app = create_app(url, bot_delay=args.bot_delay, timing=timing)
     if not vendor_ready():
         print(f"warning: {MISSING_VENDOR}", flush=True)

@@ -3,8 +3,8 @@
 When a placement's physics runs at a table, the server keeps the sampled motion (a `Show`)
 and broadcasts it once, the same message to every seat and spectator, just before the new
 state. Clients play it in real time, except that the stretches in which a piece falls play
-`slow_motion` times slower: real time r(t) = t + (slow_motion - 1) * (the falling time
-before t).
+`slow_motion` times slower: real time r(t) = (t + (slow_motion - 1) * (the falling time
+before t)) / speed, where `speed` (1 normally) lets tests and demos run faster.
 
 Catching (tables with catching=choose, a person to catch): the window opens when the show
 is broadcast. A falling piece can be caught until `margin` seconds (for the network) after
@@ -56,6 +56,7 @@ class CatchTiming:
 
     slow_motion: float = 4.0  # falling stretches play this many times slower
     margin: float = 0.6  # seconds after a piece lands that a catch still counts (network)
+    speed: float = 1.0  # the whole playback this many times faster (quick tests and demos)
 
 
 @dataclass
@@ -129,10 +130,12 @@ def merged_spans(falls: tuple[Fall, ...]) -> list[tuple[float, float]]:
     return spans
 
 
-def playback_time(t: float, spans: list[tuple[float, float]], slow_motion: float) -> float:
+def playback_time(
+    t: float, spans: list[tuple[float, float]], slow_motion: float, speed: float = 1.0
+) -> float:
     """Real seconds from the start of the playback to simulated time `t`."""
     falling = sum(max(0.0, min(t, end) - start) for start, end in spans)
-    return t + (slow_motion - 1) * falling
+    return (t + (slow_motion - 1) * falling) / speed
 
 
 def _round(values: Any) -> list[float]:
@@ -150,6 +153,7 @@ def make_show(version: int, motion: Motion, timing: CatchTiming) -> Show:
         "placed": outcome.body,
         "bodies": list(motion.bodies),
         "slow_motion": timing.slow_motion,
+        "speed": timing.speed,
         "spans": [list(s) for s in spans],
         "falls": [[f.body, f.time, f.air] for f in outcome.fallen],
         "frames": [
@@ -157,7 +161,7 @@ def make_show(version: int, motion: Motion, timing: CatchTiming) -> Show:
             for f in frames
         ],
     }
-    duration = playback_time(end, spans, timing.slow_motion)
+    duration = playback_time(end, spans, timing.slow_motion, timing.speed)
     return Show(version, motion.seat, outcome.fallen, spans, duration, json.dumps(body))
 
 
@@ -173,7 +177,9 @@ def wants_window(game: Game[Any, Any], state: Any, seats: list[Any]) -> int | No
 
 def open_window(show: Show, seat: int, timing: CatchTiming, now: float) -> CatchWindow:
     deadlines = {
-        f.body: now + playback_time(f.time, show.spans, timing.slow_motion) + timing.margin
+        f.body: now
+        + playback_time(f.time, show.spans, timing.slow_motion, timing.speed)
+        + timing.margin
         for f in show.falls
     }
     closes = max(deadlines.values(), default=now + timing.margin)

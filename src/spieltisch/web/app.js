@@ -12,9 +12,12 @@ const app = document.getElementById("app");
 let page = null; // the page shown now: { stop(), redraw() }
 
 // --- small helpers ------------------------------------------------------------------------
+const DETAILED = new Set(["illegal_action", "too_late"]); // the server's reason helps here
+
 export function errorText(error) {
   const code = error && error.code;
-  return code && has(`err.${code}`) ? t(`err.${code}`) : (error && error.message) || String(error);
+  if (!code || !has(`err.${code}`)) return (error && error.message) || String(error);
+  return DETAILED.has(code) && error.message ? `${t(`err.${code}`)} ${error.message}` : t(`err.${code}`);
 }
 
 let noticeTimer = null;
@@ -223,6 +226,10 @@ function tablePage(tableId) {
       if (message.code === "stale_version") send({ type: "sync" });
       return;
     }
+    if (message.type === "settle") {
+      gameView("riffraff").onMessage(message); // the motion of a placement, played by the view
+      return;
+    }
     if (message.type === "chat") {
       chat = chat.concat([message.line]).slice(-50);
       drawChat();
@@ -372,6 +379,8 @@ function tablePage(tableId) {
       seats: table.seats,
       names: table.seats.map(seatName),
       status: table.status,
+      tableId,
+      notify,
       act,
       odds: extras.odds && last.to_move === you ? extras.oddsData : null,
       oddsOn: extras.odds,
@@ -445,7 +454,7 @@ function replayPage(tableId) {
     const board = h("section", { class: `board game-${data.table.game}` });
     view.render(board, {
       view: current.view, you: null, toMove: current.view.to_move, seats: data.table.seats, names,
-      status: "replay", act: () => {}, odds: null, oddsOn: false, setOdds: null,
+      status: "replay", tableId: `replay:${tableId}`, notify, act: () => {}, odds: null, oddsOn: false, setOdds: null,
     });
     const last = data.steps.length - 1;
     const entry = current.action === null ? null

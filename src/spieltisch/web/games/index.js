@@ -4,8 +4,9 @@
 import * as generic from "./generic.js";
 import * as karolinchen from "./karolinchen.js";
 import * as pickomino from "./pickomino.js";
+import * as riffraff from "./riffraff.js";
 
-const VIEWS = { pickomino, karolinchen };
+const VIEWS = { pickomino, karolinchen, riffraff };
 
 export function gameView(name) {
   return VIEWS[name] || generic;
