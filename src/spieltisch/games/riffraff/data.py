@@ -142,7 +142,8 @@ class Tuning:
     timestep: float = 1 / 240
     solref: float = 0.01
     impratio: float = 10.0
-    noslip_iterations: int = 5  # resting contacts and peg friction hold without creeping
+    noslip_iterations: int = 0  # extra passes that stop contact creep (each costs ~5% a step)
+    dry_solimp: float = 0.99  # impedance of the joints' dry friction: near 1, it holds
     settle_min: float = 0.5  # simulated seconds before rest is checked
     settle_max: float = 3.0  # the settle window's end at the latest, when all goes well
     settle_cap: float = 8.0  # the extension's end: a window still moving runs on to this

@@ -173,12 +173,18 @@ def _park_position(index: int) -> tuple[float, float, float]:
     return (2.0 + 0.5 * (index % 8), 2.0 + 0.5 * (index // 8), _PARK_HEIGHT)
 
 
+def _dry(tuning: Tuning) -> str:
+    """Joint attributes that make dry friction hold: MuJoCo's default soft friction lets a
+    joint under a steady torque creep round slowly (a yard on its peg, the loaded ship)."""
+    return f'solimpfriction="{tuning.dry_solimp} {tuning.dry_solimp} 0.001"'
+
+
 def _yard_body(number: int, tuning: Tuning) -> str:
     yard = SHIP.yards[number]
     name = yard.areas[0]
     centre = SHIP.deck_height + yard.height - SHIP.yard_thickness / 2
     size = _f(SHIP.yard_width / 2, yard.length / 2, SHIP.yard_thickness / 2)
-    joint = f'damping="{tuning.yard_damping}" frictionloss="{tuning.yard_friction}"'
+    joint = f'damping="{tuning.yard_damping}" frictionloss="{tuning.yard_friction}" {_dry(tuning)}'
     return (
         f'<body name="yard{name}" pos="0 0 {centre:.6g}">'
         f'<joint name="turn{name}" type="hinge" axis="0 0 1" range="-{SHIP.yard_turn_range} '
@@ -197,7 +203,7 @@ def _ship_body(tuning: Tuning) -> str:
     mast = SHIP.mast_width / 2
     ship = f'group="{_SHIP_GROUP}" contype="1" conaffinity="2" rgba="0.55 0.35 0.2 1"'
     hinge = (
-        f'damping="{tuning.joint_damping}" frictionloss="{tuning.joint_friction}" '
+        f'damping="{tuning.joint_damping}" frictionloss="{tuning.joint_friction}" {_dry(tuning)} '
         f'range="-{SHIP.joint_range} {SHIP.joint_range}"'
     )
     yards = "".join(_yard_body(i, tuning) for i in range(len(SHIP.yards)))
@@ -409,6 +415,28 @@ def _release_pose(
     half_height = float(half[_HALF_HEIGHT_AXIS[placement.face]])
     position = centre + normal * (surface + half_height + lift)
     return position, rotation
+
+
+def _overlap(ship: ShipModel, data: mujoco.MjData, slot: int) -> float:
+    """How deep the piece in `slot` reaches into anything (0 when it touches nothing)."""
+    contacts = data.contact
+    cargo = ship.geom_cargo[contacts.geom[: data.ncon]]
+    mine = (cargo == slot).any(axis=1)
+    return float(max(0.0, -contacts.dist[: data.ncon][mine].min())) if mine.any() else 0.0
+
+
+def _clear_overlap(ship: ShipModel, data: mujoco.MjData, slot: int, area: int, gap: float) -> None:
+    """Lift a new piece off whatever it overlaps, `gap` clear, along the area's normal: the
+    rays that find the surface under it can miss a narrow or round top (a flacon's bulb)."""
+    address = ship.cargo_qpos[slot]
+    normal = _part_frame(ship, data, area)[1][:, 2]
+    for _ in range(4):
+        mujoco.mj_forward(ship.model, data)
+        depth = _overlap(ship, data, slot)
+        if depth == 0.0:
+            return
+        data.qpos[address : address + 3] += normal * (depth + gap)
+    mujoco.mj_forward(ship.model, data)
 
 
 def _quaternion(rotation: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -679,7 +707,7 @@ def simulate_placement(
     data.qpos[address : address + 3] = position
     data.qpos[address + 3 : address + 7] = _quaternion(rotation)
     data.qvel[ship.joint_dof[:2]] = noise.kick
-    mujoco.mj_forward(ship.model, data)
+    _clear_overlap(ship, data, len(bodies) - 1, placement.area, noise.lift)
     window = _Window(ship, data, bodies, frames)
     window.run()
     if window.unstable:
