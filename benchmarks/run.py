@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 
 import riffraff_bench
+import riffraff_web
 from spieltisch.bots import make_bot, play_match
 from spieltisch.core import make_game
 from spieltisch.games.pickomino.solver import TurnTable, solve_table
@@ -131,6 +132,7 @@ def main() -> None:
             "games/s",
         )
     riffraff_bench.report(args.quick)
+    riffraff_web.report(args.quick)
     elapsed = simulate_command(games, 2)
     print(
         f"simulate {games:,} optimal-vs-greedy games, --jobs 2     "

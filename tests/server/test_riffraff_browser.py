@@ -46,11 +46,8 @@ pytestmark = pytest.mark.skipif(
 
 # Counts the canvas's colours: a blank or failed WebGL canvas has one or two.
 CANVAS_STATS = """() => {
-  const source = document.querySelector('canvas.rr-canvas');
-  const copy = document.createElement('canvas');
-  copy.width = source.width; copy.height = source.height;
+  const copy = riffraffTable.ship().snapshot();
   const g = copy.getContext('2d');
-  g.drawImage(source, 0, 0);
   const data = g.getImageData(0, 0, copy.width, copy.height).data;
   const colours = new Set();
   let wood = 0, sea = 0, sum = 0, squares = 0;

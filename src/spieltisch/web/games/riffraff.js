@@ -25,6 +25,7 @@ const table = {
   placing: { piece: null, yaw: 0, face: "up", u: 0.6, v: 0, shown: false, bad: null },
   catching: null, // { show, bodies, sendAt, timer, sent }
   easy: localStorage.getItem("spieltisch.rr.easy") === "on",
+  shows: 0, // motions started (for tests and the benchmark)
 };
 
 function resetFor(tableId) {
@@ -78,6 +79,7 @@ export function onMessage(message) {
 
 function startShow(show) {
   table.pendingShow = null;
+  table.shows += 1;
   const started = show.received - show.elapsed * 1000;
   table.ship.play(show, started);
   const ctx = table.ctx;
@@ -509,4 +511,5 @@ window.riffraffTable = {
   area: () => (table.ctx ? placingArea(table.ctx) : null),
   phase: () => (table.ctx && table.ctx.view ? table.ctx.view.phase : null),
   frames: () => (table.ship ? table.ship.frames : 0),
+  shows: () => table.shows,
 };

@@ -15,6 +15,24 @@ const FACE_ROTATION = {
 };
 const HALF_HEIGHT_AXIS = { up: 2, side: 1, end: 0 };
 const WOOD = 0x8a5a33;
+const SHADOW_EVERY = 3; // on a CPU renderer the moving ship's shadows follow every third frame
+const PACE_FRAMES = 20;
+const SLOW_FRAME_MS = 36;
+const MIN_PIXEL_RATIO = 0.6;
+
+// Whether WebGL runs on a software rasteriser (SwiftShader, llvmpipe).
+function softwareRenderer() {
+  try {
+    const gl = document.createElement("canvas").getContext("webgl2");
+    const info = gl.getExtension("WEBGL_debug_renderer_info");
+    const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+    const lose = gl.getExtension("WEBGL_lose_context");
+    if (lose) lose.loseContext();
+    return /swiftshader|llvmpipe|software/i.test(name);
+  } catch {
+    return false;
+  }
+}
 const GOOD = 0x4caf50;
 const BAD = 0xe53935;
 
@@ -87,9 +105,14 @@ export class ShipScene {
   constructor(container, data) {
     this.data = data;
     this.container = container;
-    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
-    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+    this.software = softwareRenderer(); // a CPU renderer: no multisampling, fewer shadow passes
+    this.renderer = new THREE.WebGLRenderer({ antialias: !this.software });
+    this.pixelRatio = Math.min(window.devicePixelRatio || 1, 2);
+    this.renderer.setPixelRatio(this.pixelRatio);
+    this.pace = { frames: 0, ms: 0, last: null };
     this.renderer.shadowMap.enabled = true;
+    this.renderer.shadowMap.autoUpdate = false; // shadows are redrawn only when things move
+    this.shadowsDue = true;
     this.renderer.shadowMap.type = THREE.PCFShadowMap;
     this.canvas = this.renderer.domElement;
     this.canvas.classList.add("rr-canvas");
@@ -126,17 +149,17 @@ export class ShipScene {
     const sun = new THREE.DirectionalLight(0xffffff, 2.2);
     sun.position.set(0.6, -0.8, 1.6);
     sun.castShadow = true;
-    sun.shadow.mapSize.set(1024, 1024);
+    sun.shadow.mapSize.set(768, 768);
     Object.assign(sun.shadow.camera, { left: -0.5, right: 0.5, top: 0.5, bottom: -0.5, near: 0.5, far: 3.5 });
     sun.shadow.radius = 4;
     scene.add(sun);
-    const table = new THREE.Mesh(new THREE.CircleGeometry(0.9, 48), new THREE.MeshStandardMaterial({ color: 0xc9a877, roughness: 0.9 }));
+    const table = new THREE.Mesh(new THREE.CircleGeometry(0.9, 48), new THREE.MeshLambertMaterial({ color: 0xc9a877 }));
     table.receiveShadow = true;
     scene.add(table);
     const [topRadius, topHeight] = ship.cone_top;
     const waves = new THREE.Mesh(
       new THREE.CylinderGeometry(topRadius, ship.cone_base_radius, topHeight, 48, 1, true).rotateX(Math.PI / 2),
-      new THREE.MeshStandardMaterial({ map: waveTexture(), roughness: 0.6, side: THREE.DoubleSide }));
+      new THREE.MeshLambertMaterial({ map: waveTexture(), side: THREE.DoubleSide }));
     waves.position.z = topHeight / 2;
     waves.castShadow = true;
     waves.receiveShadow = true;
@@ -311,6 +334,7 @@ export class ShipScene {
     for (const [body, mesh] of this.cargo) if (!present.has(body)) mesh.visible = false;
     this.shownJoints = joints;
     this._placeCom(pieces.map((p) => [p[0], p.slice(2)]));
+    this.shadowsDue = true;
   }
 
   // --- the centre of mass of the cargo (easy mode) ----------------------------------------
@@ -459,6 +483,16 @@ export class ShipScene {
     if (mesh) mesh.traverse((m) => m.material && m.material.emissive && m.material.emissive.setHex(0x665500));
   }
 
+  // The picture as drawn now, copied onto a 2D canvas (for tests: drawn and read in one task).
+  snapshot() {
+    this.renderer.render(this.scene, this.camera);
+    const copy = document.createElement("canvas");
+    copy.width = this.canvas.width;
+    copy.height = this.canvas.height;
+    copy.getContext("2d").drawImage(this.canvas, 0, 0);
+    return copy;
+  }
+
   // Screen point of a piece now (for tests and hints).
   screenOfPiece(body) {
     const mesh = this.cargo.get(body);
@@ -479,11 +513,37 @@ export class ShipScene {
   _tick() {
     if (this.container.clientWidth && Math.abs(this.container.clientWidth - parseFloat(this.canvas.style.width)) > 1) this.resize();
     const now = performance.now();
-    if (this.show) this._playFrame(now);
+    if (this.show) {
+      this._playFrame(now);
+      if (this.frames % (this.software ? SHADOW_EVERY : 1) === 0) this.shadowsDue = true;
+      this._keepPace(now);
+    } else this.pace.last = null;
+    if (this.shadowsDue) {
+      this.renderer.shadowMap.needsUpdate = true;
+      this.shadowsDue = false;
+    }
     this.controls.update();
     this.renderer.render(this.scene, this.camera);
     this.frames += 1;
     if (this.onFrame) this.onFrame(this.shownJoints || [0, 0], Boolean(this.show));
+  }
+
+  // While the ship moves, a device too slow for 30 frames a second draws fewer pixels.
+  _keepPace(now) {
+    const pace = this.pace;
+    if (pace.last !== null) {
+      pace.frames += 1;
+      pace.ms += now - pace.last;
+    }
+    pace.last = now;
+    if (pace.frames < PACE_FRAMES) return;
+    if (pace.ms / pace.frames > SLOW_FRAME_MS && this.pixelRatio > MIN_PIXEL_RATIO) {
+      this.pixelRatio = Math.max(MIN_PIXEL_RATIO, this.pixelRatio * 0.8);
+      this.renderer.setPixelRatio(this.pixelRatio);
+      this.resize();
+    }
+    pace.frames = 0;
+    pace.ms = 0;
   }
 
   dispose() {

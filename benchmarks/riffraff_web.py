@@ -1,0 +1,151 @@
+"""Frames per second of Riff Raff's settle animation in headless Chromium (target: 30).
+
+Starts `spieltisch serve` on a free loopback port with a fresh SQLite file, makes a table of
+two `random` bots (their placements are broadcast like anybody's), opens it in Debian's
+Chromium as a spectator (WebGL on SwiftShader, the CPU renderer) and counts the frames drawn
+while the ship's motion plays, over several placements.
+
+Run from the project root after set-up:
+    .venv/bin/python benchmarks/riffraff_web.py [--placements 6] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+HOST = "127.0.0.1"
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-dev-shm-usage",
+    "--use-angle=swiftshader",
+    "--enable-unsafe-swiftshader",
+    "--mute-audio",
+]
+TARGET_FPS = 30
+
+# Counts animation frames while a motion plays (the scene draws one per animation frame).
+COUNTER = """() => {
+  window.fpsCount = { frames: 0, ms: 0, worst: 0 };
+  let last = null;
+  const loop = (now) => {
+    if (window.riffraffTable && riffraffTable.playing()) {
+      if (last !== null) {
+        const gap = now - last;
+        fpsCount.frames += 1; fpsCount.ms += gap; fpsCount.worst = Math.max(fpsCount.worst, gap);
+      }
+      last = now;
+    } else last = null;
+    requestAnimationFrame(loop);
+  };
+  requestAnimationFrame(loop);
+}"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+def start_server(data_dir: Path, port: int, bot_delay: float) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "spieltisch", "serve", "--host", HOST, "--port", str(port)]
+    command += ["--data-dir", str(data_dir), "--bot-delay", str(bot_delay)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://{HOST}:{port}/api/games", timeout=2).status_code == 200:
+                return process
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("the server did not start within 30 s")
+
+
+def measure(placements: int, width: int, height: int) -> dict[str, Any]:
+    from playwright.sync_api import sync_playwright
+
+    port = free_port()
+    url = f"http://{HOST}:{port}/"
+    with tempfile.TemporaryDirectory() as data:
+        server = start_server(Path(data), port, bot_delay=0.3)
+        try:
+            body = {"game": "riffraff", "seats": [{"bot": "random"}] * 2, "seed": 1}
+            table = httpx.post(url + "api/tables", json=body).json()["id"]
+            with sync_playwright() as driver:
+                browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+                page = browser.new_page(viewport={"width": width, "height": height})
+                page.goto(url + f"#/t/{table}")
+                page.wait_for_function("window.riffraffTable && riffraffTable.ready()")
+                page.evaluate(COUNTER)
+                timeout = 60_000 + 15_000 * placements
+                page.wait_for_function(
+                    f"riffraffTable.shows() > {placements} || !!document.querySelector('#result')",
+                    timeout=timeout,
+                )
+                counted: dict[str, float] = page.evaluate("fpsCount")
+                shows = int(page.evaluate("riffraffTable.shows()"))
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    seconds = counted["ms"] / 1000
+    return {
+        "placements": shows,
+        "frames": int(counted["frames"]),
+        "seconds": round(seconds, 2),
+        "fps": round(counted["frames"] / seconds, 1) if seconds else 0.0,
+        "worst_frame_ms": round(counted["worst"], 1),
+        "viewport": f"{width}x{height}",
+        "target_fps": TARGET_FPS,
+    }
+
+
+def report(quick: bool) -> None:
+    """One line for benchmarks/run.py (skipped without Debian's Chromium)."""
+    if not CHROMIUM.exists():
+        print("riffraff settle animation in headless Chromium            skipped (no chromium)")
+        return
+    found = measure(3 if quick else 6, 1280, 900)
+    print(
+        f"riffraff settle animation, headless Chromium (SwiftShader)  {found['fps']:.0f} fps "
+        f"(worst frame {found['worst_frame_ms']:.0f} ms, {found['placements']} placements)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--placements", type=int, default=6, help="motions to watch (6)")
+    parser.add_argument("--width", type=int, default=1280, help="viewport width in pixels")
+    parser.add_argument("--height", type=int, default=900, help="viewport height in pixels")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    args = parser.parse_args()
+    if not CHROMIUM.exists():
+        raise SystemExit("Debian's chromium is needed: apt-get install chromium")
+    if not 1 <= args.placements <= 100:
+        raise SystemExit("--placements must be from 1 to 100")
+    found = measure(args.placements, args.width, args.height)
+    if args.json:
+        print(json.dumps(found))
+        return
+    print(
+        f"settle animation: {found['fps']} fps over {found['frames']} frames in "
+        f"{found['seconds']} s of motion ({found['placements']} placements, "
+        f"{found['viewport']}, worst frame {found['worst_frame_ms']} ms; target {TARGET_FPS})"
+    )
+
+
+if __name__ == "__main__":
+    main()
