@@ -97,13 +97,14 @@ def open_page(browser: Any, url: str, phone: bool = False) -> Any:
     return page
 
 
-def shot_of_the_ship(page: Any, name: str) -> dict[str, float]:
-    """Save a screenshot and check that the canvas shows the ship on its waves."""
+def shot_of_the_ship(page: Any, name: str, whole: bool = True) -> dict[str, float]:
+    """Save a screenshot and check that the canvas shows the ship (`whole`: on its waves;
+    else a close look at the area being loaded)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
     stats: dict[str, float] = page.evaluate(CANVAS_STATS)
-    assert stats["colours"] > 100 and stats["spread"] > 15, stats
-    assert stats["wood"] > 0.01 and stats["sea"] > 0.01, stats
+    assert stats["colours"] > (100 if whole else 40) and stats["spread"] > 15, stats
+    assert stats["wood"] > 0.01 and (stats["sea"] > 0.01 or not whole), stats
     return stats
 
 
@@ -167,6 +168,7 @@ def send_raw(server: LiveServer, table: str, token: str, action: str, at: int) -
 
 
 def point_and_click(page: Any, area: int, u: float, v: float) -> None:
+    page.wait_for_function("!riffraffTable.cameraMoving()")
     at = page.evaluate(f"riffraffTable.screenOf({area}, {u}, {v})")
     page.mouse.move(at["x"], at["y"])
     page.mouse.click(at["x"], at["y"])
@@ -217,6 +219,7 @@ def test_an_intruding_placement_is_refused(browser: Any, real: LiveServer) -> No
     page = open_page(browser, real.url)
     seat = seated_table(real, page)
     page.click("[data-piece='plank']")
+    page.wait_for_function("!riffraffTable.cameraMoving()")
     centre = page.evaluate("riffraffTable.screenOf(9, 0.7, 0)")
     page.mouse.move(centre["x"], centre["y"])
     page.mouse.wheel(0, 100)  # the wheel turns the piece
@@ -227,7 +230,7 @@ def test_an_intruding_placement_is_refused(browser: Any, real: LiveServer) -> No
     assert page.evaluate(f"riffraffTable.sendPlacement({intruding}, false)") is False
     assert page.evaluate("riffraffTable.placing().bad.where") == "mast"  # the ghost is red
     assert "past the mast" in page.inner_text("#rr-ghost-state")
-    shot_of_the_ship(page, "riffraff-ghost-red")
+    shot_of_the_ship(page, "riffraff-ghost-red", whole=False)
     page.evaluate(f"riffraffTable.sendPlacement({intruding}, true)")  # a changed client
     page.wait_for_function("document.querySelector('#notice:not([hidden])')")
     notice = page.inner_text("#notice")

@@ -250,7 +250,8 @@ function listen(ship) {
     ship.controls.enabled = true;
     const still = Math.hypot(event.clientX - start.x, event.clientY - start.y) < 6;
     const dragged = event.pointerType === "touch" && start.onArea;
-    if (event.type === "pointerup" && (still || dragged) && moveGhost(event.clientX, event.clientY)) place();
+    if (ship.show || event.type !== "pointerup" || !(still || dragged)) return;
+    if (moveGhost(event.clientX, event.clientY)) place();
   };
   stage.addEventListener("pointerup", up, true);
   stage.addEventListener("pointercancel", up, true);
@@ -331,7 +332,7 @@ function roundPanel(ctx) {
     const down = view.phase === "cards" && cards.chosen[seat.seat];
     return h("li", { class: `rr-seat${seat.seat === view.captain ? " captain" : ""}${seat.seat === view.active ? " active" : ""}`, "data-seat": seat.seat },
       h("strong", { text: name(ctx, seat.seat) }),
-      seat.seat === view.captain ? h("span", { class: "badge", text: t("rr.captain") }) : null,
+      seat.seat === view.captain && view.round > 0 ? h("span", { class: "badge", text: t("rr.captain") }) : null,
       h("span", { class: "rr-card-shown", text: down ? t("rr.card_down") : card ? t("rr.card", { n: card }) : "–" }),
       h("span", { class: "rr-supply-count", text: t("rr.pieces", { n: view.supply_sizes[seat.seat] }) }),
       view.caught[seat.seat] ? h("span", { class: "muted", text: t("rr.caught_count", { n: view.caught[seat.seat] }) }) : null);
@@ -451,6 +452,11 @@ function update(ctx) {
   ship.setBoard(ctx.view.board);
   const area = placingArea(ctx);
   ship.highlight(area ?? (ctx.view.active !== null ? ctx.view.cards.latest[ctx.view.active] : null));
+  const turn = area === null ? null : `${ctx.view.round}:${ctx.view.active}:${area}`;
+  if (turn !== table.focused) {
+    if (turn !== null || table.focused) ship.focus(area);
+    table.focused = turn;
+  }
   refreshGhost();
 }
 
@@ -508,6 +514,7 @@ window.riffraffTable = {
     return falling ? { body: falling[0], at: ship.screenOfPiece(falling[0]) } : null;
   },
   playing: () => Boolean(table.ship && table.ship.show),
+  cameraMoving: () => Boolean(table.ship && table.ship.glide),
   area: () => (table.ctx ? placingArea(table.ctx) : null),
   phase: () => (table.ctx && table.ctx.view ? table.ctx.view.phase : null),
   frames: () => (table.ship ? table.ship.frames : 0),

@@ -17,6 +17,8 @@ const HALF_HEIGHT_AXIS = { up: 2, side: 1, end: 0 };
 const WOOD = 0x8a5a33;
 const SHADOW_EVERY = 3; // on a CPU renderer the moving ship's shadows follow every third frame
 const PACE_FRAMES = 20;
+const GLIDE_MS = 450;
+const FOCUS_DISTANCE = 0.75; // metres from the camera to the area being loaded
 const SLOW_FRAME_MS = 36;
 const MIN_PIXEL_RATIO = 0.6;
 
@@ -286,6 +288,37 @@ export class ShipScene {
     this.areaMarks.forEach((mark, i) => (mark.visible = i + 1 === area));
   }
 
+  // Glide the camera to look at an area from closer (once per turn); null: the whole ship.
+  focus(area) {
+    const shape = area ? this.data.areas[area - 1] : null;
+    let target = new THREE.Vector3(0, 0, this.data.ship.pivot_height + 0.15);
+    let distance = this.camera.position.distanceTo(this.controls.target);
+    if (shape) {
+      const part = this.partOf(shape);
+      part.updateWorldMatrix(true, false);
+      const [x, y] = this.areaPoint(shape, 0.5, 0);
+      target = new THREE.Vector3(x, y, shape.surface).applyMatrix4(part.matrixWorld);
+      distance = Math.min(distance, FOCUS_DISTANCE);
+    }
+    const offset = this.camera.position.clone().sub(this.controls.target).setLength(distance);
+    this.glide = {
+      started: performance.now(),
+      fromTarget: this.controls.target.clone(),
+      toTarget: target,
+      fromCamera: this.camera.position.clone(),
+      toCamera: target.clone().add(offset),
+    };
+  }
+
+  _glide(now) {
+    const glide = this.glide;
+    const w = Math.min(1, (now - glide.started) / GLIDE_MS);
+    const ease = w * w * (3 - 2 * w);
+    this.controls.target.lerpVectors(glide.fromTarget, glide.toTarget, ease);
+    this.camera.position.lerpVectors(glide.fromCamera, glide.toCamera, ease);
+    if (w >= 1) this.glide = null;
+  }
+
   // --- cargo and the ship's position ------------------------------------------------------
   _cargoMesh(body) {
     let mesh = this.cargo.get(body);
@@ -518,6 +551,7 @@ export class ShipScene {
       if (this.frames % (this.software ? SHADOW_EVERY : 1) === 0) this.shadowsDue = true;
       this._keepPace(now);
     } else this.pace.last = null;
+    if (this.glide) this._glide(now);
     if (this.shadowsDue) {
       this.renderer.shadowMap.needsUpdate = true;
       this.shadowsDue = false;
