@@ -132,7 +132,8 @@ class Tuning:
 
     ball_mass: float = 0.35
     ball_drop: float = 0.15  # the ball's centre below the pivot
-    joint_damping: float = 0.05  # N·m·s/rad, roll and pitch
+    joint_damping: float = 0.05  # N·m·s/rad, roll and pitch (the spec's 0.02 leaves the empty
+    # ship swinging about 6 s after a placement; 0.05 damps it in two or three swings)
     joint_friction: float = 0.001  # N·m of dry friction in the cardan joint: the swing stops
     # within about 0.2 degrees of its resting angle instead of dying away for ever
     yard_damping: float = 0.002  # turning and see-sawing on the pegs
