@@ -1,14 +1,24 @@
-"""Pickomino bots: `greedy` (a simple rule of thumb) and `optimal` (the exact turn solver)."""
+"""Pickomino bots: `greedy` (a simple rule of thumb), `optimal` (the exact turn solver for the
+most worms) and `winner` (the exact turn solver for the best chance to win the game)."""
 
 from __future__ import annotations
 
 from spieltisch.bots.base import Bot, register_bot
 from spieltisch.games.pickomino.data import FACE_VALUES, WORM
 from spieltisch.games.pickomino.rules import Pickomino
-from spieltisch.games.pickomino.solver import TurnTable, best_action
+from spieltisch.games.pickomino.solver import (
+    TurnSolution,
+    TurnTable,
+    Valuation,
+    best_action,
+    choose_action,
+    solve_values,
+)
 from spieltisch.games.pickomino.state import ROLL, Action, Phase, PickominoState, Stop, Take
+from spieltisch.games.pickomino.winner import WinValuation
+from spieltisch.games.pickomino.winprob import shipped_model
 
-__all__ = ["GreedyBot", "OptimalBot"]
+__all__ = ["GreedyBot", "OptimalBot", "WinnerBot", "turn_key"]
 
 
 @register_bot(Pickomino.name)
@@ -53,3 +63,49 @@ class OptimalBot(Bot):
             raise ValueError(f"optimal cannot act in phase {state.phase}")
         table = TurnTable.from_state(self.game, state, self.steal_weight)
         return best_action(self.game, state, table)
+
+
+def turn_key(state: PickominoState) -> tuple[object, ...]:
+    """What stays the same through one turn: the tiles and whose turn it is."""
+    return state.grill, state.stacks, state.seat, state.turn
+
+
+@register_bot(Pickomino.name)
+class WinnerBot(Bot):
+    """Plays each turn for the best chance to win the game, not for the most worms.
+
+    The exact turn solver values each way the turn can end by the chance to win from there
+    (`games.pickomino.winner.WinValuation`): a model trained on self-play estimates it, after
+    the next player's whole turn played exactly as `optimal` would (`lookahead=1`, two
+    players) or right after this turn (`lookahead=0`, and always with more players). Where no
+    model for the number of players is shipped, it plays as `optimal`.
+    """
+
+    name = "winner"
+    description = "exact turn solver maximising the chance to win the game (learned win chances)"
+    parameters = {"lookahead": int}  # noqa: RUF012  (read-only class data)
+    game: Pickomino
+    lookahead: int = 1
+    _turn: tuple[tuple[object, ...], Valuation, TurnSolution] | None = None
+
+    def choose(self, state: PickominoState) -> Action:
+        if state.phase not in (Phase.CHOOSE, Phase.DECIDE):
+            raise ValueError(f"winner cannot act in phase {state.phase}")
+        valuation, solution = self.solved_turn(state)
+        return choose_action(self.game, state, valuation, solution)
+
+    def solved_turn(self, state: PickominoState) -> tuple[Valuation, TurnSolution]:
+        """The valuation of this turn's ends and the turn solved for it (kept for the turn)."""
+        key = turn_key(state)
+        if self._turn is None or self._turn[0] != key:
+            valuation = self._valuation(state)
+            solution = solve_values(valuation.stop_values(), valuation.fail_value)
+            self._turn = key, valuation, solution
+        return self._turn[1], self._turn[2]
+
+    def _valuation(self, state: PickominoState) -> Valuation:
+        try:
+            model = shipped_model(self.game.num_players)
+        except ValueError:
+            return TurnTable.from_state(self.game, state)
+        return WinValuation(self.game, state, model, self.lookahead)

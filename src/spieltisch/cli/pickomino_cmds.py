@@ -6,11 +6,13 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from spieltisch.analysis.winner_training import TrainConfig, Training, train_winner
 from spieltisch.cli.common import fail, print_json
 from spieltisch.games.pickomino.data import TILES, tile_worms
 from spieltisch.games.pickomino.solver import TurnTable, tile_odds, turn_outcome
+from spieltisch.games.pickomino.winprob import model_path
 
-__all__ = ["add_parser", "parse_tiles", "run_odds", "run_solve"]
+__all__ = ["add_parser", "parse_tiles", "run_odds", "run_solve", "run_train_winner"]
 
 
 def parse_tiles(text: str) -> tuple[int, ...]:
@@ -59,6 +61,26 @@ def add_parser(commands: Any) -> None:
         "--plot", type=Path, metavar="FILE", help="also draw the table as a chart (.png or .svg)"
     )
     odds.set_defaults(run=run_odds)
+    _add_train_parser(tools)
+
+
+def _add_train_parser(tools: Any) -> None:
+    train = tools.add_parser(
+        "train-winner",
+        help="train the win-chance model of the 'winner' bot by self-play",
+        description="Round 1 plays 'optimal' against itself; every later round plays the "
+        "last model's 'winner' against 'optimal'. Each round fits a new model to its games.",
+    )
+    train.add_argument("--players", type=int, default=2, help="seats, 2 to 7 (default 2)")
+    train.add_argument("--games", type=int, default=40_000, help="games per round")
+    train.add_argument("--rounds", type=int, default=2, help="rounds of self-play (default 2)")
+    train.add_argument("--epochs", type=int, default=TrainConfig.epochs, help="epochs per fit")
+    train.add_argument("--seed", type=int, default=1, help="seed of the games and the fit")
+    train.add_argument("--jobs", type=int, default=1, help="processes that play the games")
+    train.add_argument(
+        "--out", type=Path, help="where to write the model (default: the one the bot uses)"
+    )
+    train.set_defaults(run=run_train_winner)
 
 
 def _add_grill(parser: argparse.ArgumentParser) -> None:
@@ -144,4 +166,36 @@ def _plot(odds: dict[int, dict[str, float]], path: Path) -> str | None:
         return "the chart needs matplotlib: pip install 'spieltisch[rl]'"
     except (ValueError, OSError) as error:
         return str(error)
+    return None
+
+
+def run_train_winner(args: argparse.Namespace) -> int:
+    problem = _training_problem(args)
+    if problem:
+        return fail(problem)
+    training = Training(
+        args.players,
+        args.games,
+        args.rounds,
+        args.seed,
+        args.jobs,
+        TrainConfig(epochs=args.epochs, seed=args.seed),
+    )
+    try:
+        model = train_winner(training, lambda line: print(line, flush=True))
+    except KeyboardInterrupt:
+        return fail("interrupted; no model was written")
+    path = args.out or model_path(args.players)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model.save(path)
+    print(f"model written to {path}")
+    return 0
+
+
+def _training_problem(args: argparse.Namespace) -> str | None:
+    if not 2 <= args.players <= 7:
+        return f"--players must be from 2 to 7, not {args.players}"
+    for name in ("games", "rounds", "epochs", "jobs"):
+        if getattr(args, name) < 1:
+            return f"--{name} must be at least 1"
     return None

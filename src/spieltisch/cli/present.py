@@ -272,14 +272,21 @@ class PickominoPresenter(Presenter):
         odds = list(solution.action_odds(state))
         if not odds:
             raise OddsUnavailableError("there are no choices to weigh now")
-        best = max(o.expected_worms for o in odds)
-        lines = ["Odds with the best play from here:"]
+        wins = importlib.import_module("spieltisch.games.pickomino.winner")
+        chances = wins.shipped_win_chances(self.game, state) or {}
+        most = max(o.expected_worms for o in odds)
+        safest = max(chances.values(), default=None)
+        lines = ["Odds with the best play from here (most worms this turn; best chance to win):"]
         for entry in odds:
-            mark = "  ← best" if entry.expected_worms == best else ""
+            marks = ["most worms"] if entry.expected_worms == most else []
+            chance = chances.get(entry.action)
+            marks += ["best to win"] if chance is not None and chance == safest else []
+            win = f" {100 * chance:>5.1f}% to win" if chance is not None else ""
             label = self._odds_label(state, entry.action)
             lines.append(
                 f"  {label:<16} {entry.expected_worms:>5.2f} worms expected "
-                f"{100 * entry.p_fail:>5.1f}% to fail{mark}"
+                f"{100 * entry.p_fail:>5.1f}% to fail{win}"
+                + (f"  ← {', '.join(marks)}" if marks else "")
             )
         return lines
 

@@ -8,19 +8,25 @@ from spieltisch.core.protocol import Game, JsonValue
 from spieltisch.games.pickomino.rules import Pickomino
 from spieltisch.games.pickomino.solver import solve_turn
 from spieltisch.games.pickomino.state import Phase
+from spieltisch.games.pickomino.winner import shipped_win_chances
 
 __all__ = ["odds_for"]
 
 
 def odds_for(game: Game[Any, Any], state: Any) -> list[dict[str, JsonValue]] | None:
-    """Each legal action with its expected worms and chance of failing, or None."""
+    """Each legal action with its expected worms, chance of failing and (where the `winner`
+    bot has a model for this many players) chance to win the game, or None."""
     if not isinstance(game, Pickomino) or state.phase not in (Phase.CHOOSE, Phase.DECIDE):
         return None
-    return [
-        {
+    wins = shipped_win_chances(game, state) or {}
+    found: list[dict[str, JsonValue]] = []
+    for odds in solve_turn(game, state).action_odds(state):
+        entry: dict[str, JsonValue] = {
             "action": game.format_action(odds.action),
             "expected_worms": round(odds.expected_worms, 4),
             "p_fail": round(odds.p_fail, 4),
         }
-        for odds in solve_turn(game, state).action_odds(state)
-    ]
+        if odds.action in wins:
+            entry["p_win"] = round(wins[odds.action], 4)
+        found.append(entry)
+    return found

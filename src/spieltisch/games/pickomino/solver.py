@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ActionOdds",
+    "ClaimingValuation",
     "TurnOdds",
     "TurnOutcome",
     "TurnSolution",
@@ -36,6 +37,7 @@ __all__ = [
     "Valuation",
     "action_odds",
     "best_action",
+    "cached_outcome",
     "cached_solution",
     "choose_action",
     "position_index",
@@ -387,10 +389,22 @@ def _stop_here(solution: TurnSolution, positions: Ints) -> Floats:
     return stops
 
 
-def turn_outcome(table: TurnTable) -> TurnOutcome:
-    """Expected value, chance of failing and chance of each tile, timed from scratch."""
+class ClaimingValuation(Protocol):
+    """A valuation that also says which claim a stop with a worm and a sum makes."""
+
+    @property
+    def fail_value(self) -> float: ...
+
+    def stop_values(self) -> Floats: ...
+
+    def claim(self, total: int) -> tuple[str, int | None]: ...
+
+
+def turn_outcome(table: ClaimingValuation) -> TurnOutcome:
+    """Expected value, chance of failing and chance of each tile when the turn is played to
+    maximise `table` (a `TurnTable`: the most worms), timed from scratch."""
     started = time.perf_counter()
-    solution = solve_table(table, policy=True)
+    solution = solve_values(table.stop_values(), table.fail_value, policy=True)
     mass = _final_mass(solution)
     tile_of = np.zeros((SUMS, 2), dtype=np.intp)  # 0: the stop fails
     for total in range(SUMS):
@@ -512,12 +526,25 @@ def _solve_normalised(table: TurnTable) -> TurnSolution:
     return solve_table(table)
 
 
-def cached_solution(table: TurnTable) -> TurnSolution:
-    """Solutions of recent tables (a pure function of the table, so safe to share)."""
-    normal = TurnTable(
+@lru_cache(maxsize=4096)
+def _outcome_normalised(table: TurnTable) -> TurnOutcome:
+    return turn_outcome(table)
+
+
+def cached_outcome(table: TurnTable) -> TurnOutcome:
+    """`turn_outcome` of recent tables; its `seconds` are those of the first solve."""
+    return _outcome_normalised(_normalised(table))
+
+
+def _normalised(table: TurnTable) -> TurnTable:
+    return TurnTable(
         table.grill, table.own_top, tuple(sorted(table.other_tops)), table.steal_weight
     )
-    return _solve_normalised(normal)
+
+
+def cached_solution(table: TurnTable) -> TurnSolution:
+    """Solutions of recent tables (a pure function of the table, so safe to share)."""
+    return _solve_normalised(_normalised(table))
 
 
 # --- probabilities of reaching a sum ----------------------------------------------------------

@@ -72,9 +72,10 @@ function diceRow(counts, { clickable, legal, act, odds, kind, fresh }) {
 }
 
 function oddsNote(info) {
+  const win = info.p_win === undefined ? [] : [" · ", h("b", { class: "win-chance", text: t("pk.win", { p: Math.round(info.p_win * 100) }) })];
   return h("span", { class: "odds-note" },
     t("pk.expected", { worms: info.expected_worms.toFixed(2) }), " · ",
-    t("pk.fail", { p: Math.round(info.p_fail * 100) }));
+    t("pk.fail", { p: Math.round(info.p_fail * 100) }), ...win);
 }
 
 function stopLabel(action, view, names) {

@@ -1,0 +1,172 @@
+"""Playing a Pickomino turn for the win: the turn solver with turn ends valued by win chances.
+
+The exact turn solver maximises any value of its turn ends. `WinValuation` values each way a
+turn can end (fail, steal a top tile, take a grill tile) by the mover's chance to win the game
+from the position it leads to. With `lookahead=1` (two players), that chance is the exact
+expectation over the next player's whole turn, played by the turn solver for the most
+worms (the `optimal` bot), of the model's win chance after it; with `lookahead=0` the model
+values the position right after the turn. The values are fixed for a whole turn, so one
+solve serves every decision of that turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import numpy.typing as npt
+
+from spieltisch.games.pickomino.data import TILES
+from spieltisch.games.pickomino.rules import Pickomino
+from spieltisch.games.pickomino.solver import (
+    SUMS,
+    TurnSolution,
+    TurnTable,
+    action_values,
+    cached_outcome,
+    solve_values,
+)
+from spieltisch.games.pickomino.state import Action, Claim, Phase, PickominoState
+from spieltisch.games.pickomino.winprob import (
+    WinModel,
+    feature_count,
+    fill_features,
+    shipped_model,
+)
+
+__all__ = ["WinValuation", "shipped_win_chances", "turn_ends", "win_chances"]
+
+Floats = npt.NDArray[np.float64]
+TurnEnd = tuple[Claim, int]  # ('none', 0), ('steal', tile) or ('grill', tile)
+
+
+def turn_ends(state: PickominoState) -> list[TurnEnd]:
+    """Every distinct way the turn of `state`'s mover can end."""
+    others = [state.top(seat) for seat in range(len(state.stacks)) if seat != state.seat]
+    ends: list[TurnEnd] = [("none", 0)]
+    ends += [("steal", top) for top in others if top is not None]
+    ends += [("grill", tile) for tile in state.grill]
+    return ends
+
+
+@dataclass
+class WinValuation:
+    """The mover's win chance for each end of the turn of `state` (any phase of the turn)."""
+
+    game: Pickomino
+    state: PickominoState
+    model: WinModel
+    lookahead: int = 1
+    _chances: dict[TurnEnd, float] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        ends = turn_ends(self.state)
+        after = [self.game.turn_result(self.state, claim, total) for claim, total in ends]
+        chances = self._win_chances(after)
+        self._chances = dict(zip(ends, (float(c) for c in chances), strict=True))
+
+    # --- the Valuation protocol of the solver -----------------------------------------------
+    @property
+    def fail_value(self) -> float:
+        return self._chances["none", 0]
+
+    def claim(self, total: int) -> tuple[Claim, int | None]:
+        """The better stop with a worm and `total` (a steal wins a tie), as in `TurnTable`."""
+        options = [(c, self._chances[c, t], t) for c, t in self._claims_at(total)]
+        if not options:
+            return "none", None
+        best = max(options, key=lambda option: option[1])  # the first best: steal first
+        return best[0], best[2]
+
+    def claim_value(self, claim: str, total: int) -> float:
+        for kind, tile in self._claims_at(total):
+            if kind == claim:
+                return self._chances[kind, tile]
+        return self.fail_value
+
+    def stop_values(self) -> Floats:
+        values = np.full((SUMS, 2), self.fail_value)
+        for total in range(TILES[0], SUMS):
+            values[total, 1] = self.claim_value(self.claim(total)[0], total)
+        return values
+
+    # --- what the turn can bring --------------------------------------------------------------
+    def chances(self) -> dict[TurnEnd, float]:
+        """The win chance after each end of the turn."""
+        return dict(self._chances)
+
+    def _claims_at(self, total: int) -> list[TurnEnd]:
+        found: list[TurnEnd] = []
+        if ("steal", total) in self._chances:
+            found.append(("steal", total))
+        reachable = [tile for tile in self.state.grill if tile <= total]
+        if reachable:
+            found.append(("grill", reachable[-1]))
+        return found
+
+    @cached_property
+    def seat(self) -> int:
+        return self.state.seat
+
+    def _win_chances(self, after: Sequence[PickominoState]) -> Floats:
+        if self.lookahead == 0 or self.game.num_players != 2:
+            return self._model_chances(after)
+        return np.array([self._after_next_turn(position) for position in after])
+
+    def _model_chances(self, positions: Sequence[PickominoState]) -> Floats:
+        """The model's (or, at the end of the game, the rules') win chance of each position."""
+        chances = np.empty(len(positions))
+        open_rows = [i for i, p in enumerate(positions) if p.phase is not Phase.OVER]
+        for i, position in enumerate(positions):
+            if position.phase is Phase.OVER:
+                chances[i] = self._final_share(position)
+        if open_rows:
+            rows = np.zeros((len(open_rows), feature_count(self.game.num_players)))
+            for row, i in zip(rows, open_rows, strict=True):
+                p = positions[i]
+                fill_features(p.grill, p.stacks, p.seat, self.seat, row)
+            chances[open_rows] = self.model.predict(rows)
+        return chances
+
+    def _final_share(self, position: PickominoState) -> float:
+        winners = self.game.winners(position)
+        return 1 / len(winners) if self.seat in winners else 0.0
+
+    def _after_next_turn(self, position: PickominoState) -> float:
+        """The expected win chance after the next player's turn, played for the most worms."""
+        if position.phase is Phase.OVER:
+            return self._final_share(position)
+        outcome = cached_outcome(TurnTable.from_state(self.game, position))
+        ends = [("none", 0, outcome.p_fail)]
+        for tile, p in outcome.p_tile.items():
+            ends.append(("grill" if tile in position.grill else "steal", tile, p))
+        after = [self.game.turn_result(position, claim, tile) for claim, tile, _ in ends]  # type: ignore[arg-type]
+        weights = np.array([p for _, _, p in ends])
+        return float(weights @ self._model_chances(after))
+
+
+def win_chances(
+    game: Pickomino,
+    state: PickominoState,
+    valuation: WinValuation,
+    solution: TurnSolution | None = None,
+) -> list[tuple[Action, float]]:
+    """Each legal action with the mover's chance to win the game when playing it and then
+    the rest of the turn for the win."""
+    if solution is None:
+        solution = solve_values(valuation.stop_values(), valuation.fail_value)
+    return [(action, value) for action, value, _ in action_values(game, state, valuation, solution)]
+
+
+def shipped_win_chances(game: Pickomino, state: PickominoState) -> dict[Action, float] | None:
+    """What the `winner` bot sees in each legal action: the chance to win the game with it,
+    or None where no model for this many players is shipped or nobody is deciding."""
+    if state.phase not in (Phase.CHOOSE, Phase.DECIDE):
+        return None
+    try:
+        model = shipped_model(game.num_players)
+    except ValueError:
+        return None
+    return dict(win_chances(game, state, WinValuation(game, state, model)))
