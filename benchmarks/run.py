@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import riffraff_bench
 import riffraff_web
+import winner_bench
 from spieltisch.bots import make_bot, play_match
 from spieltisch.core import make_game
 from spieltisch.games.pickomino.solver import TurnTable, solve_table
@@ -131,6 +132,7 @@ def main() -> None:
             lambda bots=bots: games_per_second(bots, 1.0, rounds, "karolinchen"),
             "games/s",
         )
+    winner_bench.report(args.quick)
     riffraff_bench.report(args.quick)
     riffraff_web.report(args.quick)
     elapsed = simulate_command(games, 2)

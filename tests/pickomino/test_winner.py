@@ -217,3 +217,36 @@ def test_without_a_model_the_winner_bot_plays_as_optimal() -> None:
     winner, optimal = make_bot(game, "winner", 1), make_bot(game, "optimal", 1)
     for state in mid_turn_states(game, 40, seed=7):
         assert winner.choose(state) == optimal.choose(state)
+
+
+def test_the_train_command_writes_a_model_the_bot_can_load(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from spieltisch.cli.main import main
+
+    out = tmp_path / "models" / "m.npz"
+    command = ["pickomino", "train-winner", "--players", "3", "--games", "4", "--rounds", "2"]
+    assert main([*command, "--epochs", "1", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "round 2:" in printed and "epoch 1: cross-entropy" in printed
+    assert WinModel.load(out).players == 3
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "message"),
+    [
+        ("--players", "1", "from 2 to 7"),
+        ("--games", "0", "at least 1"),
+        ("--jobs", "0", "jobs"),
+        ("--out", "model.txt", ".npz"),
+    ],
+)
+def test_the_train_command_refuses_bad_numbers(
+    flag: str, value: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from spieltisch.cli.main import main
+
+    out = ["--out", str(tmp_path / "m.npz")] if flag != "--out" else []
+    assert main(["pickomino", "train-winner", flag, value, *out]) == 2
+    assert message in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())

@@ -198,4 +198,6 @@ def _training_problem(args: argparse.Namespace) -> str | None:
     for name in ("games", "rounds", "epochs", "jobs"):
         if getattr(args, name) < 1:
             return f"--{name} must be at least 1"
+    if args.out is not None and args.out.suffix != ".npz":
+        return f"--out must name a .npz file, not {args.out}"
     return None

@@ -526,7 +526,7 @@ def _solve_normalised(table: TurnTable) -> TurnSolution:
     return solve_table(table)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=16384)
 def _outcome_normalised(table: TurnTable) -> TurnOutcome:
     return turn_outcome(table)
 

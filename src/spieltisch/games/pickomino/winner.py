@@ -2,11 +2,11 @@
 
 The exact turn solver maximises any value of its turn ends. `WinValuation` values each way a
 turn can end (fail, steal a top tile, take a grill tile) by the mover's chance to win the game
-from the position it leads to. With `lookahead=1` (two players), that chance is the exact
-expectation over the next player's whole turn, played by the turn solver for the most
-worms (the `optimal` bot), of the model's win chance after it; with `lookahead=0` the model
-values the position right after the turn. The values are fixed for a whole turn, so one
-solve serves every decision of that turn.
+from the position it leads to. With `lookahead=1` that chance is the exact expectation over
+the next player's whole turn, played by the turn solver for the most worms (the `optimal`
+bot), of the model's win chance after it; with `lookahead=0` the model values the position
+right after the turn. The values are fixed for a whole turn, so one solve serves every
+decision of that turn.
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ class WinValuation:
         return self.state.seat
 
     def _win_chances(self, after: Sequence[PickominoState]) -> Floats:
-        if self.lookahead == 0 or self.game.num_players != 2:
+        if self.lookahead == 0:
             return self._model_chances(after)
         return np.array([self._after_next_turn(position) for position in after])
 
