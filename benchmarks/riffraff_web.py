@@ -13,17 +13,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import socket
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-HOST = "127.0.0.1"
+from web_load import HOST, free_port, start_server
+
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
     "--headless=new",
@@ -51,27 +48,6 @@ COUNTER = """() => {
   };
   requestAnimationFrame(loop);
 }"""
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
-
-
-def start_server(data_dir: Path, port: int, bot_delay: float) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "spieltisch", "serve", "--host", HOST, "--port", str(port)]
-    command += ["--data-dir", str(data_dir), "--bot-delay", str(bot_delay)]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://{HOST}:{port}/api/games", timeout=2).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("the server did not start within 30 s")
 
 
 def measure(placements: int, width: int, height: int) -> dict[str, Any]:

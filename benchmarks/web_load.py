@@ -49,9 +49,9 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_server(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(data_dir: Path, port: int, bot_delay: float = 0.0) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "spieltisch", "serve", "--host", HOST, "--port", str(port)]
-    command += ["--data-dir", str(data_dir), "--bot-delay", "0"]
+    command += ["--data-dir", str(data_dir), "--bot-delay", str(bot_delay)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

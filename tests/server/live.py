@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import socket
 import subprocess
@@ -11,12 +12,30 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 
-__all__ = ["LiveServer", "free_port", "start_server"]
+__all__ = ["CHROMIUM", "LiveServer", "chromium", "free_port", "start_server"]
 
 START_TIMEOUT = 30.0
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+@contextlib.contextmanager
+def chromium(args: Sequence[str]) -> Iterator[Any]:
+    """Debian's chromium, headless, driven by Playwright (which never downloads a browser)."""
+    from playwright.sync_api import sync_playwright
+
+    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=list(args), timeout=60_000
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 def free_port() -> int:

@@ -6,15 +6,13 @@ artifacts/browser/ for people to look at.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.server.live import LiveServer, start_server
+from tests.server.live import CHROMIUM, LiveServer, chromium, start_server
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
 LAUNCH_ARGS = [
     "--headless=new",
@@ -44,13 +42,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-    with playwright_api.sync_playwright() as driver:
-        found = driver.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS, timeout=60_000
-        )
+    with chromium(LAUNCH_ARGS) as found:
         yield found
-        found.close()
 
 
 def new_page(

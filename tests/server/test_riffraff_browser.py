@@ -9,7 +9,6 @@ plays 8 times faster) and one at real speed with slow motion, where a falling pi
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,9 +16,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.live import LiveServer, start_server
+from tests.server.live import CHROMIUM, LiveServer, chromium, start_server
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
 LAUNCH_ARGS = [
     "--headless=new",
@@ -80,13 +78,8 @@ def real(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-    with playwright_api.sync_playwright() as driver:
-        found = driver.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS, timeout=60_000
-        )
+    with chromium(LAUNCH_ARGS) as found:
         yield found
-        found.close()
 
 
 def open_page(browser: Any, url: str, phone: bool = False) -> Any:
