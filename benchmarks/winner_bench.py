@@ -53,7 +53,7 @@ def report(quick: bool) -> None:
         print(
             f"winner decision, {players} players ({len(times)} decisions)      "
             f"mean {1000 * statistics.mean(times):.1f} ms, median "
-            f"{1000 * statistics.median(times):.1f} ms, p95 {1000 * cut:.1f} ms, "
+            f"{1000 * statistics.median(times):.2f} ms, p95 {1000 * cut:.1f} ms, "
             f"max {1000 * max(times):.0f} ms"
         )
 
