@@ -35,6 +35,22 @@ def test_careful_never_catches_only_its_own_piece() -> None:
     state = game.apply(game.apply(game.new_state(), Card(5)), Card(2))
     falling = replace(state, phase=Phase.CATCH, placed=(3,), falling=(Fall(3, 0.5, 0.4),))
     bot = make_bot(game, "careful", seed=1)
-    assert bot.choose(falling) == Catch(())
+    assert all(bot.choose(falling) == Catch(()) for _ in range(50))
     both = replace(falling, falling=(Fall(3, 0.5, 0.4), Fall(11, 0.5, 0.4)))
-    assert bot.choose(both) == Catch((3, 11))
+    caught = [bot.choose(both).bodies for _ in range(400)]
+    assert (3,) not in caught  # only its own piece would not count
+    assert {(), (11,), (3, 11)} == set(caught)
+
+
+def test_careful_catches_no_better_than_the_catch_model() -> None:
+    """Each of two pieces 0.4 s in the air is caught with 56% x 3/4 = 42% by the model."""
+    game = RiffRaff({"players": 2, "start_seat": 0, "catching": "choose"})
+    state = game.apply(game.apply(game.new_state(), Card(5)), Card(2))
+    falls = (Fall(20, 0.5, 0.4), Fall(11, 0.5, 0.4))
+    both = replace(state, phase=Phase.CATCH, placed=(3,), falling=falls)
+    bot = make_bot(game, "careful", seed=2)
+    caught = [bot.choose(both).bodies for _ in range(2000)]
+    share = sum(11 in c for c in caught) / len(caught)
+    assert abs(share - 0.42) < 0.04  # 4 standard errors
+    too_quick = replace(both, falling=(Fall(20, 0.2, 0.1),))
+    assert bot.choose(too_quick) == Catch(())  # 0.1 s is too short for any hand

@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from spieltisch.bots.base import Bot, register_bot
+from spieltisch.core.chance import sample_exact
 from spieltisch.games.riffraff.board import Placement, footprint_problem
+from spieltisch.games.riffraff.catching import catch_outcomes
 from spieltisch.games.riffraff.data import DECK_AREAS, PIECES
 from spieltisch.games.riffraff.rules import RiffRaff
 from spieltisch.games.riffraff.state import (
@@ -62,7 +64,8 @@ class CarefulBot(Bot):
     captain when it can finish. Placements: Monte-Carlo trials of noisy placements on copies
     of the ship (`samples` noise draws, the same for each of up to `candidates` placements),
     keeping the one with the fewest expected fallen pieces. Announces two pieces when the best
-    trial placement drops nothing at all. Catches (when it chooses): the pieces that count."""
+    trial placement drops nothing at all. Catches (when it chooses): what the catch model
+    gives a person's hands, if that counts."""
 
     name = "careful"
     description = "plans its cards; tries noisy placements on copies of the ship, fewest falls"
@@ -104,10 +107,11 @@ class CarefulBot(Bot):
         return max(seats, key=lambda s: (state.supply_size(s), -s))
 
     def catch(self, state: RiffRaffState) -> Catch:
-        """The most pieces that count: never only its own pieces of this turn."""
-        choices = self.game.catch_choices(state)
-        counting = [c for c in choices if c and not set(c) <= set(state.placed)]
-        return Catch(max(counting, key=len) if counting else ())
+        """What its hands manage, drawn from the catch model with the bot's own generator,
+        so that it catches no better than a person would; never only its own pieces of this
+        turn (they would not count)."""
+        caught = sample_exact(catch_outcomes(state.falling), self.rng)
+        return Catch(caught if not set(caught) <= set(state.placed) else ())
 
     # --- placements -------------------------------------------------------------------------
     def best(self, state: RiffRaffState) -> _Trial:
