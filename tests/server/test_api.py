@@ -11,6 +11,7 @@ import pytest
 from spieltisch.core.record import GameRecord, replay
 from spieltisch.core.registry import game_class, game_names, make_game
 from spieltisch.server.app import MAX_MESSAGE
+from spieltisch.server.table import CHAT_BURST, TableError
 from tests.server.helpers import TestClient, client_for, join, make_table, play_until, receive_state
 
 
@@ -324,6 +325,33 @@ def test_chat_reaches_everybody_and_keeps_the_version(client: TestClient) -> Non
         expect_error(spectator, "spectator")
     with client.websocket_connect(socket_url(table["id"])) as ws:
         assert [c["text"] for c in receive_state(ws)["chat"]] == ["<b>hello</b> there"]
+
+
+def test_chat_is_limited_to_a_few_lines_at_a_time(client: TestClient) -> None:
+    table = make_table(client, [None, None])
+    anna = join(client, table["id"], "Anna")
+    with client.websocket_connect(socket_url(table["id"], anna)) as ws:
+        receive_state(ws)
+        for n in range(CHAT_BURST):
+            ws.send_json({"type": "chat", "text": f"line {n}"})
+            assert ws.receive_json()["line"]["n"] == n
+        ws.send_json({"type": "chat", "text": "one too many"})
+        expect_error(ws, "chat_too_fast")
+    with client.websocket_connect(socket_url(table["id"])) as ws:
+        said = [c["text"] for c in receive_state(ws)["chat"]]
+    assert said == [f"line {n}" for n in range(CHAT_BURST)]
+
+
+def test_the_chat_limit_counts_only_the_last_seconds(client: TestClient) -> None:
+    table = make_table(client, [None, None])
+    join(client, table["id"], "Anna")
+    live = client.app.state.lobby.get(table["id"])  # type: ignore[attr-defined]
+    for n in range(CHAT_BURST):
+        live.talk(0, "hi", now=100.0 + n)
+    with pytest.raises(TableError, match="again in 6 s"):
+        live.talk(0, "hi", now=104.5)
+    live.talk(0, "hi", now=110.0)  # the first line is 10 s old: one more may come
+    live.talk(1, "hi", now=110.0)  # every seat has its own count
 
 
 def test_bots_play_on_after_a_restart(tmp_path: Path) -> None:

@@ -222,7 +222,7 @@ class Lobby:
         table = self.get(table_id)
         if seat is None:
             raise TableError("spectator", "Only players at the table can chat; take a free seat.")
-        line = table.talk(seat, clean_chat(text))
+        line = table.talk(seat, clean_chat(text), time.time())
         self.store.add_chat(table.id, line)
         message = json.dumps({"type": "chat", "version": table.version, "line": chat_json(line)})
         for connection in list(self.connections.get(table.id, set())):

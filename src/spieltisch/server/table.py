@@ -12,6 +12,7 @@ one transaction) before anybody is told about them.
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import secrets
 from dataclasses import dataclass, field, replace
@@ -52,6 +53,10 @@ LOG_TAIL = 30
 CHAT_TAIL = 30
 """How many chat lines a table keeps in memory and a full message carries."""
 
+CHAT_BURST = 5
+CHAT_WINDOW = 10.0
+"""A seat may say at most `CHAT_BURST` chat lines in any `CHAT_WINDOW` seconds."""
+
 
 class TableError(Exception):
     """A request the table refuses; `code` is stable for programs, the message is for people."""
@@ -90,6 +95,7 @@ class LiveTable:
     unsaved: list[tuple[EntryRow, SeatRow | None]] = field(default_factory=list)
     chat: list[ChatRow] = field(default_factory=list)  # the latest lines of table talk
     chat_count: int = 0
+    chat_times: dict[int, list[float]] = field(default_factory=dict)  # per seat, for the limit
     timing: CatchTiming = field(default_factory=CatchTiming)
     show: Show | None = None  # the latest placement's motion (Riff Raff), for the clients
     _summary: tuple[int, dict[str, JsonValue]] | None = None
@@ -262,8 +268,19 @@ class LiveTable:
         bot = make_bot(self.game, spec, self.row.seed * 100_003 + self.version)
         return str(self.game.format_action(bot.choose(self.state)))
 
-    def talk(self, seat: int, text: str) -> ChatRow:
-        """A new chat line of `seat` (the caller stores it)."""
+    def talk(self, seat: int, text: str, now: float) -> ChatRow:
+        """A new chat line of `seat` at time `now` (the caller stores it). Refused, changing
+        nothing, when the seat has already said `CHAT_BURST` lines in the last `CHAT_WINDOW`
+        seconds."""
+        recent = [t for t in self.chat_times.get(seat, []) if now - t < CHAT_WINDOW]
+        if len(recent) >= CHAT_BURST:
+            wait = math.ceil(CHAT_WINDOW - (now - recent[0]))
+            raise TableError(
+                "chat_too_fast",
+                f"At most {CHAT_BURST} chat lines in {CHAT_WINDOW:.0f} seconds; "
+                f"say it again in {wait} s.",
+            )
+        self.chat_times[seat] = [*recent, now]
         name = self.seats[seat].name or f"seat {seat + 1}"
         line = ChatRow(self.chat_count, seat, name, text)
         self.chat_count += 1
