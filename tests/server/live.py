@@ -16,10 +16,12 @@ from typing import Any
 
 import httpx
 
-__all__ = ["CHROMIUM", "LiveServer", "chromium", "free_port", "start_server"]
+__all__ = ["ARTIFACTS", "CHROMIUM", "LiveServer", "chromium", "free_port", "start_server"]
 
 START_TIMEOUT = 30.0
 CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
+"""Where browser tests keep their screenshots."""
 
 
 @contextlib.contextmanager

@@ -7,13 +7,11 @@ artifacts/browser/ for people to look at.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from tests.server.live import CHROMIUM, LiveServer, chromium, start_server
+from tests.server.live import ARTIFACTS, CHROMIUM, LiveServer, chromium, start_server
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
 LAUNCH_ARGS = [
     "--headless=new",
     "--no-sandbox",

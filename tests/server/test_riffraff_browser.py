@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.server.live import CHROMIUM, LiveServer, chromium, start_server
+from tests.server.live import ARTIFACTS, CHROMIUM, LiveServer, chromium, start_server
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
 LAUNCH_ARGS = [
     "--headless=new",
     "--no-sandbox",
