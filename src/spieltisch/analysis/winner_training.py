@@ -22,8 +22,8 @@ import numpy.typing as npt
 
 from spieltisch.games.pickomino.rules import Pickomino
 from spieltisch.games.pickomino.solver import TurnOutcome, TurnTable, cached_outcome, turn_outcome
-from spieltisch.games.pickomino.state import Claim, Phase, PickominoState
-from spieltisch.games.pickomino.winner import WinValuation
+from spieltisch.games.pickomino.state import Phase, PickominoState
+from spieltisch.games.pickomino.winner import WinValuation, outcome_ends, win_share
 from spieltisch.games.pickomino.winprob import WinModel, feature_count, position_features
 
 __all__ = ["Examples", "TrainConfig", "Training", "fit_model", "play_examples", "train_winner"]
@@ -47,16 +47,13 @@ def sample_turn(
     game: Pickomino, state: PickominoState, outcome: TurnOutcome, rng: random.Random
 ) -> PickominoState:
     """The position after the turn, its end drawn from `outcome`."""
-    draw = rng.random() - outcome.p_fail
-    if draw < 0:
-        return game.turn_result(state, "none", 0)
-    tiles = list(outcome.p_tile)
-    for tile in tiles:
-        draw -= outcome.p_tile[tile]
+    draw = rng.random()
+    ends = outcome_ends(state, outcome)
+    for end, chance in ends:
+        draw -= chance
         if draw < 0:
-            break
-    claim: Claim = "grill" if tile in state.grill else "steal"
-    return game.turn_result(state, claim, tile)
+            return game.turn_result(state, *end)
+    return game.turn_result(state, *ends[-1][0])  # the chances summed to a hair under 1
 
 
 def play_game(
@@ -95,12 +92,11 @@ def play_examples(players: int, games: range, seed: int, model: WinModel | None 
         if model is not None:
             policies[learner] = winner_policy(model)
         seen, final = play_game(game, policies, random.Random(f"{seed}/{index}"))
-        winners = game.winners(final)
         views = range(players) if model is None else (learner,)
         for state in seen[1:]:
             for seat in views:
                 rows.append(position_features(state.grill, state.stacks, state.seat, seat))
-                labels.append(1 / len(winners) if seat in winners else 0.0)
+                labels.append(win_share(game, final, seat))
     width = feature_count(players)
     return Examples(np.array(rows).reshape(-1, width), np.array(labels))
 

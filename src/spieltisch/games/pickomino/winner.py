@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -22,6 +21,7 @@ from spieltisch.games.pickomino.data import TILES
 from spieltisch.games.pickomino.rules import Pickomino
 from spieltisch.games.pickomino.solver import (
     SUMS,
+    TurnOutcome,
     TurnSolution,
     TurnTable,
     action_values,
@@ -36,7 +36,14 @@ from spieltisch.games.pickomino.winprob import (
     shipped_model,
 )
 
-__all__ = ["WinValuation", "shipped_win_chances", "turn_ends", "win_chances"]
+__all__ = [
+    "WinValuation",
+    "outcome_ends",
+    "shipped_win_chances",
+    "turn_ends",
+    "win_chances",
+    "win_share",
+]
 
 Floats = npt.NDArray[np.float64]
 TurnEnd = tuple[Claim, int]  # ('none', 0), ('steal', tile) or ('grill', tile)
@@ -49,6 +56,21 @@ def turn_ends(state: PickominoState) -> list[TurnEnd]:
     ends += [("steal", top) for top in others if top is not None]
     ends += [("grill", tile) for tile in state.grill]
     return ends
+
+
+def outcome_ends(state: PickominoState, outcome: TurnOutcome) -> list[tuple[TurnEnd, float]]:
+    """Each end of the turn of `state`'s mover that `outcome` gives a chance, with it."""
+    ends: list[tuple[TurnEnd, float]] = [(("none", 0), outcome.p_fail)]
+    for tile, chance in outcome.p_tile.items():
+        claim: Claim = "grill" if tile in state.grill else "steal"
+        ends.append(((claim, tile), chance))
+    return ends
+
+
+def win_share(game: Pickomino, final: PickominoState, seat: int) -> float:
+    """The seat's share of the win in a finished game: 1/k for each of k winners."""
+    winners = game.winners(final)
+    return 1 / len(winners) if seat in winners else 0.0
 
 
 @dataclass
@@ -74,11 +96,8 @@ class WinValuation:
 
     def claim(self, total: int) -> tuple[Claim, int | None]:
         """The better stop with a worm and `total` (a steal wins a tie), as in `TurnTable`."""
-        options = [(c, self._chances[c, t], t) for c, t in self._claims_at(total)]
-        if not options:
-            return "none", None
-        best = max(options, key=lambda option: option[1])  # the first best: steal first
-        return best[0], best[2]
+        claim, tile = self._best_end(total)
+        return claim, tile if claim != "none" else None
 
     def claim_value(self, claim: str, total: int) -> float:
         for kind, tile in self._claims_at(total):
@@ -89,13 +108,18 @@ class WinValuation:
     def stop_values(self) -> Floats:
         values = np.full((SUMS, 2), self.fail_value)
         for total in range(TILES[0], SUMS):
-            values[total, 1] = self.claim_value(self.claim(total)[0], total)
+            values[total, 1] = self._chances[self._best_end(total)]
         return values
 
     # --- what the turn can bring --------------------------------------------------------------
     def chances(self) -> dict[TurnEnd, float]:
         """The win chance after each end of the turn."""
         return dict(self._chances)
+
+    def _best_end(self, total: int) -> TurnEnd:
+        """The end a stop with a worm and `total` makes: the first best claim, else a fail."""
+        options = self._claims_at(total)
+        return max(options, key=self._chances.__getitem__) if options else ("none", 0)
 
     def _claims_at(self, total: int) -> list[TurnEnd]:
         found: list[TurnEnd] = []
@@ -106,7 +130,7 @@ class WinValuation:
             found.append(("grill", reachable[-1]))
         return found
 
-    @cached_property
+    @property
     def seat(self) -> int:
         return self.state.seat
 
@@ -118,10 +142,12 @@ class WinValuation:
     def _model_chances(self, positions: Sequence[PickominoState]) -> Floats:
         """The model's (or, at the end of the game, the rules') win chance of each position."""
         chances = np.empty(len(positions))
-        open_rows = [i for i, p in enumerate(positions) if p.phase is not Phase.OVER]
+        open_rows = []
         for i, position in enumerate(positions):
             if position.phase is Phase.OVER:
-                chances[i] = self._final_share(position)
+                chances[i] = win_share(self.game, position, self.seat)
+            else:
+                open_rows.append(i)
         if open_rows:
             rows = np.zeros((len(open_rows), feature_count(self.game.num_players)))
             for row, i in zip(rows, open_rows, strict=True):
@@ -130,20 +156,14 @@ class WinValuation:
             chances[open_rows] = self.model.predict(rows)
         return chances
 
-    def _final_share(self, position: PickominoState) -> float:
-        winners = self.game.winners(position)
-        return 1 / len(winners) if self.seat in winners else 0.0
-
     def _after_next_turn(self, position: PickominoState) -> float:
         """The expected win chance after the next player's turn, played for the most worms."""
         if position.phase is Phase.OVER:
-            return self._final_share(position)
+            return win_share(self.game, position, self.seat)
         outcome = cached_outcome(TurnTable.from_state(self.game, position))
-        ends = [("none", 0, outcome.p_fail)]
-        for tile, p in outcome.p_tile.items():
-            ends.append(("grill" if tile in position.grill else "steal", tile, p))
-        after = [self.game.turn_result(position, claim, tile) for claim, tile, _ in ends]  # type: ignore[arg-type]
-        weights = np.array([p for _, _, p in ends])
+        ends = outcome_ends(position, outcome)
+        after = [self.game.turn_result(position, claim, tile) for (claim, tile), _ in ends]
+        weights = np.array([chance for _, chance in ends])
         return float(weights @ self._model_chances(after))
 
 
