@@ -413,9 +413,14 @@ def _describe_game(name: str) -> dict[str, JsonValue]:
     }
 
 
+def _one_line(text: str) -> str:
+    """Only printable characters, runs of white space made one space, trimmed."""
+    return " ".join("".join(ch for ch in text if ch.isprintable()).split())
+
+
 def clean_name(name: str) -> str:
     """A display name: printable, trimmed, 1 to 32 characters."""
-    cleaned = " ".join("".join(ch for ch in name if ch.isprintable()).split())
+    cleaned = _one_line(name)
     if not cleaned:
         raise TableError("bad_name", "Please give a name of 1 to 32 characters.")
     if len(cleaned) > MAX_NAME:
@@ -427,7 +432,7 @@ def clean_chat(text: Any) -> str:
     """A chat line: printable, trimmed, 1 to 300 characters."""
     if not isinstance(text, str):
         raise TableError("bad_message", "A chat message needs its text.")
-    cleaned = " ".join("".join(ch for ch in text if ch.isprintable()).split())
+    cleaned = _one_line(text)
     if not cleaned:
         raise TableError("bad_chat", "Type something to say first.")
     if len(cleaned) > MAX_CHAT:
