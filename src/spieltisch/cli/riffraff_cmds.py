@@ -21,7 +21,7 @@ from spieltisch.core.errors import RecordError
 from spieltisch.core.record import load_record, replay
 from spieltisch.games.riffraff.board import REST, Board, Placement, footprint_problem
 from spieltisch.games.riffraff.data import AREAS, FACES, PIECE_NAMES, piece_index
-from spieltisch.games.riffraff.notation import tilt_words
+from spieltisch.games.riffraff.notation import placement_json, tilt_words
 from spieltisch.games.riffraff.state import Settled
 
 __all__ = ["add_parser", "placement_pictures", "png_bytes", "run_drop", "run_render", "write_png"]
@@ -73,12 +73,7 @@ def run_drop(args: argparse.Namespace) -> int:
     stayed = not result.fallen
     area = result.board.pieces[0].area if stayed else None
     report = {
-        "piece": PIECE_NAMES[placement.piece],
-        "area": placement.area,
-        "u": placement.u,
-        "v": placement.v,
-        "yaw": placement.yaw,
-        "face": placement.face,
+        **placement_json(placement),
         "roll": round(result.roll, 2),
         "pitch": round(result.pitch, 2),
         "on_board": stayed,

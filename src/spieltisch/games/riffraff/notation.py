@@ -54,6 +54,7 @@ if TYPE_CHECKING:
 __all__ = [
     "format_action",
     "format_placement",
+    "placement_json",
     "read_action",
     "render",
     "state_from_json",
@@ -214,8 +215,11 @@ def read_action(game: RiffRaff, state: RiffRaffState, text: str) -> Action:
 
 # --- state JSON --------------------------------------------------------------------------------
 def _placement_json(placement: Placement | None) -> JsonValue:
-    if placement is None:
-        return None
+    return None if placement is None else placement_json(placement)
+
+
+def placement_json(placement: Placement) -> dict[str, JsonValue]:
+    """A placement as JSON: the piece by name, the area, u, v, yaw and face."""
     return {
         "piece": PIECE_NAMES[placement.piece],
         "area": placement.area,
