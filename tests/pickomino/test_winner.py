@@ -13,6 +13,8 @@ from spieltisch.analysis.winner_training import (
     TrainConfig,
     Training,
     fit_model,
+    join_examples,
+    lambda_targets,
     play_examples,
     train_winner,
 )
@@ -189,6 +191,59 @@ def test_examples_of_the_winner_rounds_are_the_learners_views() -> None:
     assert len(winner_round) < len(optimal_round)  # one view per position instead of two
 
 
+def test_each_example_knows_every_position_its_turn_can_lead_to() -> None:
+    examples = play_examples(2, range(3), seed=2)
+    backups = examples.backups
+    turn_chances = np.add.reduceat(backups.chances, backups.first[:-1])
+    assert np.allclose(turn_chances, 1.0)
+    going_on = backups.following >= 0
+    # The position the game went to is the same seat's next example ...
+    taken_rows = backups.features[backups.taken[going_on]]
+    assert np.array_equal(taken_rows, examples.features[backups.following[going_on]])
+    # ... or the end of the game, with that seat's result as its value.
+    assert np.array_equal(backups.finals[backups.taken[~going_on]], examples.labels[~going_on])
+    assert np.isnan(backups.finals[backups.taken[going_on]]).all()
+
+
+def test_examples_joined_in_parts_are_the_examples_played_at_once() -> None:
+    whole = play_examples(2, range(4), seed=3)
+    joined = join_examples([play_examples(2, range(2), 3), play_examples(2, range(2, 4), 3)])
+    assert np.array_equal(whole.features, joined.features)
+    for name in ("chances", "finals", "first", "taken", "following"):
+        assert np.array_equal(
+            getattr(whole.backups, name), getattr(joined.backups, name), equal_nan=True
+        ), name
+
+
+def test_td_targets_mix_one_turn_backups_along_the_game() -> None:
+    examples = play_examples(2, range(2), seed=4)
+    model = worm_difference_model(slope=0.05)
+    backups = examples.backups
+    values = backups.finals.copy()
+    unfinished = np.isnan(values)
+    values[unfinished] = model.predict(backups.features[unfinished].astype(np.float64))
+    one_turn = [
+        float(values[a:b] @ backups.chances[a:b])
+        for a, b in zip(backups.first[:-1], backups.first[1:], strict=True)
+    ]
+    assert np.allclose(lambda_targets(model, examples, 0.0), one_turn)
+    # With trace 1 the target is the final result plus the surprise of every later turn.
+    whole = lambda_targets(model, examples, 1.0)
+    for i in range(len(examples)):
+        surprise, k = 0.0, i
+        while k >= 0:
+            surprise += one_turn[k] - values[backups.taken[k]]
+            k = int(backups.following[k])
+        assert whole[i] == pytest.approx(np.clip(examples.labels[i] + surprise, 0, 1))
+
+
+def test_td_sweeps_refit_the_model() -> None:
+    fit = TrainConfig(hidden=(8,), epochs=1)
+    plain = train_winner(Training(2, 4, 1, 3, fit=fit), progress=lambda line: None)
+    swept = train_winner(Training(2, 4, 1, 3, fit=fit, sweeps=1), progress=lambda line: None)
+    assert not np.array_equal(plain.weights[0], swept.weights[0])
+
+
 # --- explaining a decision ---------------------------------------------------------------------
 def test_terminal_odds_and_the_web_overlay_show_the_chance_to_win() -> None:
     from spieltisch.cli.present import PickominoPresenter
@@ -226,9 +281,10 @@ def test_the_train_command_writes_a_model_the_bot_can_load(
 
     out = tmp_path / "models" / "m.npz"
     command = ["pickomino", "train-winner", "--players", "3", "--games", "4", "--rounds", "2"]
-    assert main([*command, "--epochs", "1", "--out", str(out)]) == 0
+    assert main([*command, "--epochs", "1", "--sweeps", "1", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "round 2:" in printed and "epoch 1: cross-entropy" in printed
+    assert "sweep 1: TD(0.8) targets" in printed
     assert WinModel.load(out).players == 3
 
 
@@ -238,6 +294,8 @@ def test_the_train_command_writes_a_model_the_bot_can_load(
         ("--players", "1", "from 2 to 7"),
         ("--games", "0", "at least 1"),
         ("--jobs", "0", "jobs"),
+        ("--sweeps", "-1", "0 or more"),
+        ("--trace", "1.5", "from 0 to 1"),
         ("--out", "model.txt", ".npz"),
     ],
 )

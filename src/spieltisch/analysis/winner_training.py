@@ -14,7 +14,7 @@ from __future__ import annotations
 import multiprocessing
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,12 +23,24 @@ import numpy.typing as npt
 from spieltisch.games.pickomino.rules import Pickomino
 from spieltisch.games.pickomino.solver import TurnOutcome, TurnTable, cached_outcome, turn_outcome
 from spieltisch.games.pickomino.state import Phase, PickominoState
-from spieltisch.games.pickomino.winner import WinValuation, outcome_ends, win_share
+from spieltisch.games.pickomino.winner import TurnEnd, WinValuation, outcome_ends, win_share
 from spieltisch.games.pickomino.winprob import WinModel, feature_count, position_features
 
-__all__ = ["Examples", "TrainConfig", "Training", "fit_model", "play_examples", "train_winner"]
+__all__ = [
+    "Backups",
+    "Examples",
+    "TrainConfig",
+    "Training",
+    "fit_model",
+    "join_examples",
+    "lambda_targets",
+    "play_examples",
+    "train_winner",
+]
 
 Floats = npt.NDArray[np.float64]
+Floats32 = npt.NDArray[np.float32]
+Ints = npt.NDArray[np.int64]
 Policy = Callable[[Pickomino, PickominoState], TurnOutcome]
 
 
@@ -43,39 +55,129 @@ def winner_policy(model: WinModel, lookahead: int = 0) -> Policy:
     return policy
 
 
-def sample_turn(
-    game: Pickomino, state: PickominoState, outcome: TurnOutcome, rng: random.Random
-) -> PickominoState:
-    """The position after the turn, its end drawn from `outcome`."""
+@dataclass(frozen=True)
+class Turn:
+    """A turn of a self-play game: its position, every way it could end with its chance,
+    and the index of the end the draw took."""
+
+    state: PickominoState
+    ends: list[tuple[TurnEnd, float]]
+    taken: int
+
+
+def draw_end(ends: list[tuple[TurnEnd, float]], rng: random.Random) -> int:
+    """The index of the end one seeded draw picks by the ends' chances."""
     draw = rng.random()
-    ends = outcome_ends(state, outcome)
-    for end, chance in ends:
+    for index, (_, chance) in enumerate(ends):
         draw -= chance
         if draw < 0:
-            return game.turn_result(state, *end)
-    return game.turn_result(state, *ends[-1][0])  # the chances summed to a hair under 1
+            return index
+    return len(ends) - 1  # the chances summed to a hair under 1
 
 
 def play_game(
     game: Pickomino, policies: list[Policy], rng: random.Random
-) -> tuple[list[PickominoState], PickominoState]:
-    """The positions at the start of every turn, and the final position."""
+) -> tuple[list[Turn], PickominoState]:
+    """Every turn of a game played a turn at a time, and the final position."""
     state = game.new_state()
-    seen = []
+    turns = []
     while state.phase is not Phase.OVER:
-        seen.append(state)
-        outcome = policies[state.seat](game, state)
-        state = sample_turn(game, state, outcome, rng)
-    return seen, state
+        ends = outcome_ends(state, policies[state.seat](game, state))
+        taken = draw_end(ends, rng)
+        turns.append(Turn(state, ends, taken))
+        state = game.turn_result(state, *ends[taken][0])
+    return turns, state
+
+
+@dataclass
+class Backups:
+    """For each example, every position its turn can lead to, seen by the example's seat:
+    the chance of it and, where it ends the game, the seat's share of the win (else NaN).
+    Example i's positions are rows `first[i]:first[i + 1]`; `taken[i]` is the row the game
+    went to and `following[i]` the same seat's example at the next turn (-1: game over)."""
+
+    features: Floats32
+    chances: Floats
+    finals: Floats
+    first: Ints
+    taken: Ints
+    following: Ints
 
 
 @dataclass
 class Examples:
-    features: Floats
+    """Positions between turns, each seen by one seat, with that seat's final share of the win
+    and the positions one turn later (for the bootstrapped targets of `lambda_targets`)."""
+
+    features: Floats32
     labels: Floats
+    backups: Backups
 
     def __len__(self) -> int:
         return len(self.labels)
+
+
+class _ExampleBuilder:
+    """Collects the examples of games in order (column lists, turned into arrays once)."""
+
+    def __init__(self, game_width: int) -> None:
+        self.width = game_width
+        self.rows: list[Floats] = []
+        self.labels: list[float] = []
+        self.next_rows: list[Floats] = []
+        self.chances: list[float] = []
+        self.finals: list[float] = []
+        self.first: list[int] = [0]
+        self.taken: list[int] = []
+        self.following: list[int] = []
+
+    def add_game(
+        self, game: Pickomino, turns: list[Turn], final: PickominoState, views: Sequence[int]
+    ) -> None:
+        shares = {seat: win_share(game, final, seat) for seat in views}
+        for number, turn in enumerate(turns[1:], start=1):
+            after = [game.turn_result(turn.state, *end) for end, _ in turn.ends]
+            last_turn = number == len(turns) - 1
+            for seat in views:
+                self._add(game, turn, after, seat, shares[seat], last_turn, len(views))
+
+    def _add(
+        self,
+        game: Pickomino,
+        turn: Turn,
+        after: list[PickominoState],
+        seat: int,
+        share: float,
+        last_turn: bool,
+        views: int,
+    ) -> None:
+        state = turn.state
+        self.rows.append(position_features(state.grill, state.stacks, state.seat, seat))
+        self.labels.append(share)
+        self.taken.append(self.first[-1] + turn.taken)
+        self.following.append(-1 if last_turn else len(self.labels) - 1 + views)
+        for position, (_, chance) in zip(after, turn.ends, strict=True):
+            self.next_rows.append(
+                position_features(position.grill, position.stacks, position.seat, seat)
+            )
+            self.chances.append(chance)
+            over = position.phase is Phase.OVER
+            self.finals.append(win_share(game, position, seat) if over else np.nan)
+        self.first.append(len(self.next_rows))
+
+    def examples(self) -> Examples:
+        def table(rows: list[Floats]) -> Floats32:
+            return np.array(rows, dtype=np.float32).reshape(-1, self.width)
+
+        backups = Backups(
+            table(self.next_rows),
+            np.array(self.chances),
+            np.array(self.finals),
+            np.array(self.first, dtype=np.int64),
+            np.array(self.taken, dtype=np.int64),
+            np.array(self.following, dtype=np.int64),
+        )
+        return Examples(table(self.rows), np.array(self.labels), backups)
 
 
 def play_examples(players: int, games: range, seed: int, model: WinModel | None = None) -> Examples:
@@ -83,22 +185,70 @@ def play_examples(players: int, games: range, seed: int, model: WinModel | None 
     `optimal` and every seat's view is an example. With one, one seat (rotating) plays
     `winner` with that model against `optimal` seats, and only its view is an example: the
     chances the bot will be asked about."""
-    rows: list[Floats] = []
-    labels: list[float] = []
+    builder = _ExampleBuilder(feature_count(players))
     for index in games:
         game = Pickomino({"players": players, "start_seat": index % players})
         learner = (index // players) % players
         policies: list[Policy] = [optimal_policy] * players
         if model is not None:
             policies[learner] = winner_policy(model)
-        seen, final = play_game(game, policies, random.Random(f"{seed}/{index}"))
-        views = range(players) if model is None else (learner,)
-        for state in seen[1:]:
-            for seat in views:
-                rows.append(position_features(state.grill, state.stacks, state.seat, seat))
-                labels.append(win_share(game, final, seat))
-    width = feature_count(players)
-    return Examples(np.array(rows).reshape(-1, width), np.array(labels))
+        turns, final = play_game(game, policies, random.Random(f"{seed}/{index}"))
+        builder.add_game(game, turns, final, range(players) if model is None else (learner,))
+    return builder.examples()
+
+
+def join_examples(parts: Sequence[Examples]) -> Examples:
+    """The examples of `parts` one after the other, their row indices shifted to match."""
+    example_offsets = np.cumsum([0, *(len(part) for part in parts)])
+    row_offsets = np.cumsum([0, *(len(part.backups.chances) for part in parts)])
+
+    def shifted(name: str, offsets: Ints) -> list[Ints]:
+        arrays = [getattr(part.backups, name) for part in parts]
+        return [np.where(a >= 0, a + o, a) for a, o in zip(arrays, offsets, strict=False)]
+
+    firsts = [part.backups.first[:-1] + o for part, o in zip(parts, row_offsets, strict=False)]
+    backups = Backups(
+        np.concatenate([part.backups.features for part in parts]),
+        np.concatenate([part.backups.chances for part in parts]),
+        np.concatenate([part.backups.finals for part in parts]),
+        np.concatenate([*firsts, row_offsets[-1:]]),
+        np.concatenate(shifted("taken", row_offsets)),
+        np.concatenate(shifted("following", example_offsets)),
+    )
+    return Examples(
+        np.concatenate([part.features for part in parts]),
+        np.concatenate([part.labels for part in parts]),
+        backups,
+    )
+
+
+_PREDICT_BATCH = 1 << 16
+
+
+def lambda_targets(model: WinModel, examples: Examples, trace: float) -> Floats:
+    """TD(lambda) targets with full expectations over each turn's ends.
+
+    The one-turn backup of an example is the chance-weighted mean, over every way its turn
+    can end, of the model's win chance there (the rules' share where the game is over).
+    The target mixes it with the same seat's target one turn later:
+    G = backup + trace * (G_next - value of the position the game went to).
+    `trace` 1 gives the final result corrected by zero-mean terms (lower variance, no bias
+    from the model); 0 gives the one-turn backup alone."""
+    backups = examples.backups
+    values = np.where(np.isnan(backups.finals), 0.0, backups.finals)
+    open_rows = np.flatnonzero(np.isnan(backups.finals))
+    for start in range(0, len(open_rows), _PREDICT_BATCH):
+        rows = open_rows[start : start + _PREDICT_BATCH]
+        values[rows] = model.predict(backups.features[rows].astype(np.float64))
+    backup = np.add.reduceat(backups.chances * values, backups.first[:-1])
+    taken = values[backups.taken]
+    targets = np.empty(len(examples))
+    for i in range(len(examples) - 1, -1, -1):
+        following = backups.following[i]
+        later = targets[following] if following >= 0 else taken[i]
+        targets[i] = backup[i] + trace * (later - taken[i])
+    clipped: Floats = np.clip(targets, 0.0, 1.0)
+    return clipped
 
 
 # --- fitting ----------------------------------------------------------------------------------
@@ -142,19 +292,27 @@ def fit_model(
     train: Examples,
     config: TrainConfig = TrainConfig(),
     report: Callable[[int, float], None] | None = None,
+    targets: Floats | None = None,
+    start: WinModel | None = None,
 ) -> WinModel:
-    """Fit a model with Adam; `report(epoch, mean loss)` after each epoch."""
+    """Fit a model with Adam to `targets` (default: the final results), from the weights of
+    `start` or from random ones; `report(epoch, mean loss)` after each epoch."""
     rng = np.random.default_rng(config.seed)
-    weights = _initial_weights(feature_count(players), config, rng)
+    labels = train.labels if targets is None else targets
+    if start is None:
+        weights = _initial_weights(feature_count(players), config, rng)
+    else:
+        weights = [w.copy() for w in start.weights]
     moments = [np.zeros_like(w) for w in weights]
     squares = [np.zeros_like(w) for w in weights]
     step = 0
     for epoch in range(config.epochs):
         order = rng.permutation(len(train))
         losses = []
-        for start in range(0, len(order), config.batch):
-            rows = order[start : start + config.batch]
-            loss, grads = _gradients(weights, train.features[rows], train.labels[rows])
+        for begin in range(0, len(order), config.batch):
+            rows = order[begin : begin + config.batch]
+            x = train.features[rows].astype(np.float64)
+            loss, grads = _gradients(weights, x, labels[rows])
             step += 1
             _adam(weights, grads, moments, squares, step, config.rate)
             losses.append(loss)
@@ -182,7 +340,7 @@ def _adam(
 
 
 def mean_loss(model: WinModel, examples: Examples) -> float:
-    p = np.clip(model.predict(examples.features), 1e-12, 1 - 1e-12)
+    p = np.clip(model.predict(examples.features.astype(np.float64)), 1e-12, 1 - 1e-12)
     y = examples.labels
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
@@ -191,7 +349,9 @@ def mean_loss(model: WinModel, examples: Examples) -> float:
 @dataclass(frozen=True)
 class Training:
     """What `train_winner` does: `rounds` rounds of `games` games each; round 1 is `optimal`
-    self-play, every later round has the last model's `winner` play against `optimal`."""
+    self-play, every later round has the last model's `winner` play against `optimal`.
+    Each round fits a model to the final results, then refits it `sweeps` times to the
+    TD(`trace`) targets of `lambda_targets` under the model before."""
 
     players: int = 2
     games: int = 40_000
@@ -199,6 +359,8 @@ class Training:
     seed: int = 1
     jobs: int = 1
     fit: TrainConfig = TrainConfig()
+    sweeps: int = 0
+    trace: float = 0.8
 
 
 Progress = Callable[[str], None]
@@ -222,10 +384,7 @@ def round_examples(training: Training, round_number: int, model: WinModel | None
     else:
         with multiprocessing.Pool(min(training.jobs, len(tasks))) as pool:
             parts = pool.map(_examples_task, tasks)
-    return Examples(
-        np.concatenate([part.features for part in parts]),
-        np.concatenate([part.labels for part in parts]),
-    )
+    return join_examples(parts)
 
 
 def train_winner(training: Training, progress: Progress = print) -> WinModel:
@@ -238,12 +397,21 @@ def train_winner(training: Training, progress: Progress = print) -> WinModel:
             f"round {number}: {len(examples):,} positions from {training.games:,} games "
             f"in {time.perf_counter() - started:.0f} s"
         )
-        model = fit_model(
-            training.players,
-            examples,
-            training.fit,
-            lambda epoch, loss: progress(f"  epoch {epoch + 1}: cross-entropy {loss:.4f}"),
-        )
+        model = fit_round(training, examples, progress)
     if model is None:
         raise ValueError("train at least one round")
+    return model
+
+
+def fit_round(training: Training, examples: Examples, progress: Progress) -> WinModel:
+    """A model fitted to the final results, then refitted to its own TD targets."""
+
+    def report(epoch: int, loss: float) -> None:
+        progress(f"  epoch {epoch + 1}: cross-entropy {loss:.4f}")
+
+    model = fit_model(training.players, examples, training.fit, report)
+    for sweep in range(1, training.sweeps + 1):
+        progress(f" sweep {sweep}: TD({training.trace:g}) targets")
+        targets = lambda_targets(model, examples, training.trace)
+        model = fit_model(training.players, examples, training.fit, report, targets, model)
     return model

@@ -75,6 +75,18 @@ def _add_train_parser(tools: Any) -> None:
     train.add_argument("--games", type=int, default=40_000, help="games per round")
     train.add_argument("--rounds", type=int, default=2, help="rounds of self-play (default 2)")
     train.add_argument("--epochs", type=int, default=TrainConfig.epochs, help="epochs per fit")
+    train.add_argument(
+        "--sweeps",
+        type=int,
+        default=Training.sweeps,
+        help="refits of each round's model to its own TD targets (default %(default)s)",
+    )
+    train.add_argument(
+        "--trace",
+        type=float,
+        default=Training.trace,
+        help="lambda of the TD targets, 0 to 1 (default %(default)s)",
+    )
     train.add_argument("--seed", type=int, default=1, help="seed of the games and the fit")
     train.add_argument("--jobs", type=int, default=1, help="processes that play the games")
     train.add_argument(
@@ -180,6 +192,8 @@ def run_train_winner(args: argparse.Namespace) -> int:
         args.seed,
         args.jobs,
         TrainConfig(epochs=args.epochs, seed=args.seed),
+        args.sweeps,
+        args.trace,
     )
     try:
         model = train_winner(training, lambda line: print(line, flush=True))
@@ -198,6 +212,10 @@ def _training_problem(args: argparse.Namespace) -> str | None:
     for name in ("games", "rounds", "epochs", "jobs"):
         if getattr(args, name) < 1:
             return f"--{name} must be at least 1"
+    if args.sweeps < 0:
+        return "--sweeps must be 0 or more"
+    if not 0 <= args.trace <= 1:
+        return f"--trace must be from 0 to 1, not {args.trace}"
     if args.out is not None and args.out.suffix != ".npz":
         return f"--out must name a .npz file, not {args.out}"
     return None
