@@ -5,8 +5,11 @@ turn ends under a policy (fail, or each tile), and one seeded draw picks the end
 same distribution as rolling the dice, thousands of times faster. Seats play `optimal` (the
 most worms per turn), or the `winner` policy of an earlier model, so the model can be
 improved on its own games. Every position between two turns gives one example per seat: the
-features seen by that seat and the seat's final share of the win. A small multilayer
-perceptron is fitted to them with Adam on the cross-entropy.
+features seen by that seat, the seat's final share of the win, and every position the turn
+could have led to with its chance. A small multilayer perceptron is fitted to the final
+results with Adam on the cross-entropy, then refitted to TD(lambda) targets: each turn's
+exact expectation of the model's win chance, so that the luck of the dice no longer has to
+be averaged out by the fit (`lambda_targets`).
 """
 
 from __future__ import annotations
@@ -208,7 +211,7 @@ def join_examples(parts: Sequence[Examples]) -> Examples:
 
     firsts = [part.backups.first[:-1] + o for part, o in zip(parts, row_offsets, strict=False)]
     backups = Backups(
-        np.concatenate([part.backups.features for part in parts]),
+        _stacked_backup_features(parts),
         np.concatenate([part.backups.chances for part in parts]),
         np.concatenate([part.backups.finals for part in parts]),
         np.concatenate([*firsts, row_offsets[-1:]]),
@@ -220,6 +223,19 @@ def join_examples(parts: Sequence[Examples]) -> Examples:
         np.concatenate([part.labels for part in parts]),
         backups,
     )
+
+
+def _stacked_backup_features(parts: Sequence[Examples]) -> Floats32:
+    """The backup positions of all parts in one table, the largest array of a round. Each
+    part keeps a view into it instead of its own copy, so about one copy is ever held."""
+    sizes = [len(part.backups.chances) for part in parts]
+    table = np.empty((sum(sizes), parts[0].features.shape[1]), dtype=np.float32)
+    at = 0
+    for part, size in zip(parts, sizes, strict=True):
+        table[at : at + size] = part.backups.features
+        part.backups.features = table[at : at + size]
+        at += size
+    return table
 
 
 _PREDICT_BATCH = 1 << 16
