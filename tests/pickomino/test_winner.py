@@ -239,7 +239,7 @@ def test_td_targets_mix_one_turn_backups_along_the_game() -> None:
 
 def test_td_sweeps_refit_the_model() -> None:
     fit = TrainConfig(hidden=(8,), epochs=1)
-    plain = train_winner(Training(2, 4, 1, 3, fit=fit), progress=lambda line: None)
+    plain = train_winner(Training(2, 4, 1, 3, fit=fit, sweeps=0), progress=lambda line: None)
     swept = train_winner(Training(2, 4, 1, 3, fit=fit, sweeps=1), progress=lambda line: None)
     assert not np.array_equal(plain.weights[0], swept.weights[0])
 

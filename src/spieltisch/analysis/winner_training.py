@@ -371,11 +371,11 @@ class Training:
 
     players: int = 2
     games: int = 40_000
-    rounds: int = 2
+    rounds: int = 1
     seed: int = 1
     jobs: int = 1
     fit: TrainConfig = TrainConfig()
-    sweeps: int = 0
+    sweeps: int = 3
     trace: float = 0.8
 
 

@@ -69,11 +69,17 @@ def _add_train_parser(tools: Any) -> None:
         "train-winner",
         help="train the win-chance model of the 'winner' bot by self-play",
         description="Round 1 plays 'optimal' against itself; every later round plays the "
-        "last model's 'winner' against 'optimal'. Each round fits a new model to its games.",
+        "last model's 'winner' against 'optimal'. Each round fits a new model to its games' "
+        "results, then refits it to TD(lambda) targets from the exact chances of each turn.",
     )
     train.add_argument("--players", type=int, default=2, help="seats, 2 to 7 (default 2)")
     train.add_argument("--games", type=int, default=40_000, help="games per round")
-    train.add_argument("--rounds", type=int, default=2, help="rounds of self-play (default 2)")
+    train.add_argument(
+        "--rounds",
+        type=int,
+        default=Training.rounds,
+        help="rounds of self-play (default %(default)s)",
+    )
     train.add_argument("--epochs", type=int, default=TrainConfig.epochs, help="epochs per fit")
     train.add_argument(
         "--sweeps",
