@@ -123,8 +123,8 @@ class Examples:
 class _ExampleBuilder:
     """Collects the examples of games in order (column lists, turned into arrays once)."""
 
-    def __init__(self, game_width: int) -> None:
-        self.width = game_width
+    def __init__(self, width: int) -> None:
+        self.width = width
         self.rows: list[Floats] = []
         self.labels: list[float] = []
         self.next_rows: list[Floats] = []
@@ -142,7 +142,9 @@ class _ExampleBuilder:
             after = [game.turn_result(turn.state, *end) for end, _ in turn.ends]
             last_turn = number == len(turns) - 1
             for seat in views:
-                self._add(game, turn, after, seat, shares[seat], last_turn, len(views))
+                # The same seat's example at the next turn comes one view-set later.
+                following = -1 if last_turn else len(self.labels) + len(views)
+                self._add(game, turn, after, seat, shares[seat], following)
 
     def _add(
         self,
@@ -151,14 +153,13 @@ class _ExampleBuilder:
         after: list[PickominoState],
         seat: int,
         share: float,
-        last_turn: bool,
-        views: int,
+        following: int,
     ) -> None:
         state = turn.state
         self.rows.append(position_features(state.grill, state.stacks, state.seat, seat))
         self.labels.append(share)
         self.taken.append(self.first[-1] + turn.taken)
-        self.following.append(-1 if last_turn else len(self.labels) - 1 + views)
+        self.following.append(following)
         for position, (_, chance) in zip(after, turn.ends, strict=True):
             self.next_rows.append(
                 position_features(position.grill, position.stacks, position.seat, seat)
