@@ -252,8 +252,9 @@ def lambda_targets(model: WinModel, examples: Examples, trace: float) -> Floats:
     `trace` 1 gives the final result corrected by zero-mean terms (lower variance, no bias
     from the model); 0 gives the one-turn backup alone."""
     backups = examples.backups
-    values = np.where(np.isnan(backups.finals), 0.0, backups.finals)
-    open_rows = np.flatnonzero(np.isnan(backups.finals))
+    unfinished = np.isnan(backups.finals)
+    values = np.where(unfinished, 0.0, backups.finals)
+    open_rows = np.flatnonzero(unfinished)
     for start in range(0, len(open_rows), _PREDICT_BATCH):
         rows = open_rows[start : start + _PREDICT_BATCH]
         values[rows] = model.predict(backups.features[rows].astype(np.float64))
