@@ -23,6 +23,7 @@ from spieltisch.core.protocol import CHANCE
 from spieltisch.games.pickomino import Phase, Pickomino, PickominoState
 from spieltisch.games.pickomino.data import TILES
 from spieltisch.games.pickomino.solver import (
+    TurnOutcome,
     TurnTable,
     action_values,
     choose_action,
@@ -30,7 +31,12 @@ from spieltisch.games.pickomino.solver import (
     solve_values,
     turn_outcome,
 )
-from spieltisch.games.pickomino.winner import WinValuation, turn_ends, win_chances
+from spieltisch.games.pickomino.winner import (
+    WinValuation,
+    outcome_ends,
+    turn_ends,
+    win_chances,
+)
 from spieltisch.games.pickomino.winprob import WinModel, feature_count, position_features
 
 from .helpers import game_for, position
@@ -147,6 +153,48 @@ def test_one_turn_ahead_is_the_expectation_over_the_optimal_reply() -> None:
         reply = turn_outcome(TurnTable.from_state(game, after)).expected
         lead = _lead(game, after) * -1  # seen by the next player, so mine is the opposite
         assert chance == pytest.approx(0.5 + SLOPE / 4 * (lead - reply), abs=1e-8)
+
+
+def test_two_turns_ahead_add_my_own_next_turn_played_for_the_win() -> None:
+    """With the linear model and two players, an end is worth the lead after it, less what
+    the opponent's optimal turn wins back, plus what my own best next turn wins."""
+    game, slope = game_for(2), 1e-4
+    state = mid_turn_states(game, 30, seed=11)[-1]
+    chances = WinValuation(game, state, worm_difference_model(slope=slope), lookahead=2).chances()
+    for (claim, total), chance in chances.items():
+        after = game.turn_result(state, claim, total)
+        expected = 0.0
+        for (reply, reply_total), p in outcome_ends(after, optimal_outcome(game, after)):
+            mine = game.turn_result(after, reply, reply_total)
+            assert mine.phase is not Phase.OVER and mine.seat == state.seat
+            expected += p * (_lead(game, mine) + optimal_outcome(game, mine).expected)
+        assert (chance - 0.5) * 4 / slope == pytest.approx(expected, abs=1e-3)
+
+
+def test_with_three_players_two_turns_ahead_are_both_others_optimal_turns() -> None:
+    game, model = game_for(3), worm_difference_model(3, slope=0.05)
+    state = mid_turn_states(game, 40, seed=4)[-1]
+    chances = WinValuation(game, state, model, lookahead=2).chances()
+    for (claim, total), chance in chances.items():
+        expected, after = 0.0, game.turn_result(state, claim, total)
+        for first, p in outcome_ends(after, optimal_outcome(game, after)):
+            middle = game.turn_result(after, *first)
+            for second, q in outcome_ends(middle, optimal_outcome(game, middle)):
+                last = game.turn_result(middle, *second)
+                assert last.seat == state.seat
+                features = position_features(last.grill, last.stacks, last.seat, state.seat)
+                expected += p * q * float(model.predict(features[None, :])[0])
+        assert chance == pytest.approx(expected, abs=1e-12)
+
+
+def optimal_outcome(game: Pickomino, state: PickominoState) -> TurnOutcome:
+    return turn_outcome(TurnTable.from_state(game, state))
+
+
+def test_a_negative_lookahead_is_refused() -> None:
+    game = game_for(2)
+    with pytest.raises(ValueError, match="count of turns"):
+        WinValuation(game, game.new_state(), worm_difference_model(), lookahead=-1)
 
 
 def test_the_solver_follows_win_chances_not_worms() -> None:

@@ -77,7 +77,8 @@ class WinnerBot(Bot):
     The exact turn solver values each way the turn can end by the chance to win from there
     (`games.pickomino.winner.WinValuation`): a model trained on self-play estimates it, after
     the next player's whole turn played exactly as `optimal` would (`lookahead=1`) or right
-    after this turn (`lookahead=0`). Where no model for the number of players is shipped, it
+    after this turn (`lookahead=0`); each further turn of lookahead plays one more turn out,
+    its own turns for the win. Where no model for the number of players is shipped, it
     plays as `optimal`.
     """
 

@@ -2,11 +2,12 @@
 
 The exact turn solver maximises any value of its turn ends. `WinValuation` values each way a
 turn can end (fail, steal a top tile, take a grill tile) by the mover's chance to win the game
-from the position it leads to. With `lookahead=1` that chance is the exact expectation over
-the next player's whole turn, played by the turn solver for the most worms (the `optimal`
-bot), of the model's win chance after it; with `lookahead=0` the model values the position
-right after the turn. The values are fixed for a whole turn, so one solve serves every
-decision of that turn.
+from the position it leads to. `lookahead` whole turns after this one are played out
+exactly before the model values the position: the others' turns as the turn solver plays
+them for the most worms (the `optimal` bot), the mover's own next turn for the win. With
+`lookahead=1` the chance is the expectation over the next player's whole turn of the model's
+win chance after it; with `lookahead=0` the model values the position right after the turn.
+The values are fixed for a whole turn, so one solve serves every decision of that turn.
 """
 
 from __future__ import annotations
@@ -84,6 +85,8 @@ class WinValuation:
     _chances: dict[TurnEnd, float] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        if self.lookahead < 0:
+            raise ValueError(f"lookahead is a count of turns, not {self.lookahead}")
         ends = turn_ends(self.state)
         after = [self.game.turn_result(self.state, claim, total) for claim, total in ends]
         chances = self._win_chances(after)
@@ -135,9 +138,13 @@ class WinValuation:
         return self.state.seat
 
     def _win_chances(self, after: Sequence[PickominoState]) -> Floats:
-        if self.lookahead == 0:
-            return self._model_chances(after)
-        return np.array([self._after_next_turn(position) for position in after])
+        return self._played_out(after, self.lookahead)
+
+    def _played_out(self, positions: Sequence[PickominoState], turns: int) -> Floats:
+        """The win chance from each position with `turns` more whole turns played exactly."""
+        if turns == 0:
+            return self._model_chances(positions)
+        return np.array([self._after_next_turn(position, turns) for position in positions])
 
     def _model_chances(self, positions: Sequence[PickominoState]) -> Floats:
         """The model's (or, at the end of the game, the rules') win chance of each position."""
@@ -156,15 +163,19 @@ class WinValuation:
             chances[open_rows] = self.model.predict(rows)
         return chances
 
-    def _after_next_turn(self, position: PickominoState) -> float:
-        """The expected win chance after the next player's turn, played for the most worms."""
+    def _after_next_turn(self, position: PickominoState, turns: int) -> float:
+        """The expected win chance after the next turn: the mover's own played for the win,
+        another player's for the most worms, then `turns - 1` more turns."""
         if position.phase is Phase.OVER:
             return win_share(self.game, position, self.seat)
+        if position.seat == self.seat:
+            mine = WinValuation(self.game, position, self.model, turns - 1)
+            return solve_values(mine.stop_values(), mine.fail_value).expected
         outcome = cached_outcome(TurnTable.from_state(self.game, position))
         ends = outcome_ends(position, outcome)
         after = [self.game.turn_result(position, claim, tile) for (claim, tile), _ in ends]
         weights = np.array([chance for _, chance in ends])
-        return float(weights @ self._model_chances(after))
+        return float(weights @ self._played_out(after, turns - 1))
 
 
 def win_chances(
