@@ -89,7 +89,7 @@ class WinValuation:
             raise ValueError(f"lookahead is a count of turns, not {self.lookahead}")
         ends = turn_ends(self.state)
         after = [self.game.turn_result(self.state, claim, total) for claim, total in ends]
-        chances = self._win_chances(after)
+        chances = self._played_out(after, self.lookahead)
         self._chances = dict(zip(ends, (float(c) for c in chances), strict=True))
 
     # --- the Valuation protocol of the solver -----------------------------------------------
@@ -136,9 +136,6 @@ class WinValuation:
     @property
     def seat(self) -> int:
         return self.state.seat
-
-    def _win_chances(self, after: Sequence[PickominoState]) -> Floats:
-        return self._played_out(after, self.lookahead)
 
     def _played_out(self, positions: Sequence[PickominoState], turns: int) -> Floats:
         """The win chance from each position with `turns` more whole turns played exactly."""
