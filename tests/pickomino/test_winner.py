@@ -19,6 +19,7 @@ from spieltisch.analysis.winner_training import (
     train_winner,
 )
 from spieltisch.bots.base import make_bot
+from spieltisch.bots.pickomino import WinnerBot
 from spieltisch.core.protocol import CHANCE
 from spieltisch.games.pickomino import Phase, Pickomino, PickominoState
 from spieltisch.games.pickomino.data import TILES
@@ -195,6 +196,17 @@ def test_a_negative_lookahead_is_refused() -> None:
     game = game_for(2)
     with pytest.raises(ValueError, match="count of turns"):
         WinValuation(game, game.new_state(), worm_difference_model(), lookahead=-1)
+
+
+def test_the_winner_bot_refuses_a_lookahead_it_cannot_afford() -> None:
+    game = game_for(2)
+    bot = make_bot(game, "winner:lookahead=2")
+    assert isinstance(bot, WinnerBot) and bot.lookahead == 2
+    for text in ("-1", "3", "x"):
+        with pytest.raises(KeyError, match=f"lookahead={text!r} should be a whole number from 0"):
+            make_bot(game, f"winner:lookahead={text}")
+    with pytest.raises(KeyError, match="steal_weight='x' should be a number"):
+        make_bot(game, "optimal:steal_weight=x")
 
 
 def test_the_solver_follows_win_chances_not_worms() -> None:

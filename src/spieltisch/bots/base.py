@@ -9,15 +9,40 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from spieltisch.core.protocol import Game
 
-__all__ = ["ANY_GAME", "Bot", "bot_names", "make_bot", "read_bot_spec", "register_bot"]
+__all__ = [
+    "ANY_GAME",
+    "Bot",
+    "Bounded",
+    "bot_names",
+    "make_bot",
+    "read_bot_spec",
+    "register_bot",
+]
 
 ANY_GAME = "*"
 _BOTS: dict[tuple[str, str], type[Bot]] = {}
 B = TypeVar("B", bound="type[Bot]")
+
+
+@dataclass(frozen=True)
+class Bounded:
+    """A bot parameter that must lie between `low` and `high`, e.g. a search depth whose cost
+    grows too fast to be left open."""
+
+    kind: Callable[[str], float]
+    low: float
+    high: float
+
+    def __call__(self, text: str) -> float:
+        value = self.kind(text)
+        if not self.low <= value <= self.high:
+            raise ValueError(f"{value} is out of range")
+        return value
 
 
 class Bot(ABC):
@@ -25,7 +50,8 @@ class Bot(ABC):
 
     name: ClassVar[str]
     description: ClassVar[str] = ""
-    parameters: ClassVar[dict[str, type]] = {}  # settable as 'name:key=value:key=value'
+    # settable as 'name:key=value:key=value'; each reads its value from the text
+    parameters: ClassVar[dict[str, Callable[[str], Any]]] = {}
 
     def __init__(self, game: Game[Any, Any], rng: random.Random) -> None:
         self.game = game
@@ -88,4 +114,13 @@ def _read_parameter(cls: type[Bot], setting: str) -> tuple[str, Any]:
     try:
         return key, kind(text)
     except ValueError:
-        raise KeyError(f"bot parameter {key}={text!r} is not a {kind.__name__}") from None
+        raise KeyError(f"bot parameter {key}={text!r} should be {_describe(kind)}") from None
+
+
+def _describe(kind: Callable[[str], Any]) -> str:
+    """What a parameter takes, for an error: 'a number', 'a whole number from 0 to 2'."""
+    if isinstance(kind, Bounded):
+        return f"{_describe(kind.kind)} from {kind.low:g} to {kind.high:g}"
+    if kind is int:
+        return "a whole number"
+    return "a number" if kind is float else "a valid value"

@@ -3,7 +3,7 @@ most worms) and `winner` (the exact turn solver for the best chance to win the g
 
 from __future__ import annotations
 
-from spieltisch.bots.base import Bot, register_bot
+from spieltisch.bots.base import Bot, Bounded, register_bot
 from spieltisch.games.pickomino.data import FACE_VALUES, WORM
 from spieltisch.games.pickomino.rules import Pickomino
 from spieltisch.games.pickomino.solver import (
@@ -84,7 +84,8 @@ class WinnerBot(Bot):
 
     name = "winner"
     description = "exact turn solver maximising the chance to win the game (learned win chances)"
-    parameters = {"lookahead": int}  # noqa: RUF012  (read-only class data)
+    # each turn of lookahead multiplies the work by about 18 (the ways a turn can end)
+    parameters = {"lookahead": Bounded(int, 0, 2)}  # noqa: RUF012  (read-only class data)
     game: Pickomino
     lookahead: int = 1
     _turn: tuple[tuple[object, ...], Valuation, TurnSolution] | None = None
