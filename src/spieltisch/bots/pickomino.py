@@ -12,7 +12,7 @@ from spieltisch.games.pickomino.solver import (
     Valuation,
     best_action,
     choose_action,
-    solve_values,
+    solve_table,
 )
 from spieltisch.games.pickomino.state import ROLL, Action, Phase, PickominoState, Stop, Take
 from spieltisch.games.pickomino.winner import WinValuation
@@ -101,7 +101,7 @@ class WinnerBot(Bot):
         key = turn_key(state)
         if self._turn is None or self._turn[0] != key:
             valuation = self._valuation(state)
-            solution = solve_values(valuation.stop_values(), valuation.fail_value)
+            solution = solve_table(valuation)
             self._turn = key, valuation, solution
         return self._turn[1], self._turn[2]
 

@@ -73,7 +73,9 @@ def _add_train_parser(tools: Any) -> None:
         "results, then refits it to TD(lambda) targets from the exact chances of each turn.",
     )
     train.add_argument("--players", type=int, default=2, help="seats, 2 to 7 (default 2)")
-    train.add_argument("--games", type=int, default=40_000, help="games per round")
+    train.add_argument(
+        "--games", type=int, default=Training.games, help="games per round (default %(default)s)"
+    )
     train.add_argument(
         "--rounds",
         type=int,

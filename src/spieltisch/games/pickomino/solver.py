@@ -344,7 +344,8 @@ class TurnTable:
         return values
 
 
-def solve_table(table: TurnTable, *, policy: bool = False, fails: bool = False) -> TurnSolution:
+def solve_table(table: Valuation, *, policy: bool = False, fails: bool = False) -> TurnSolution:
+    """The turn solved for any valuation of its ends (a `TurnTable`: the most worms)."""
     return solve_values(table.stop_values(), table.fail_value, policy=policy, fails=fails)
 
 

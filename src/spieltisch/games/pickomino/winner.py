@@ -27,7 +27,7 @@ from spieltisch.games.pickomino.solver import (
     TurnTable,
     action_values,
     cached_outcome,
-    solve_values,
+    solve_table,
 )
 from spieltisch.games.pickomino.state import Action, Claim, Phase, PickominoState
 from spieltisch.games.pickomino.winprob import (
@@ -167,7 +167,7 @@ class WinValuation:
             return win_share(self.game, position, self.seat)
         if position.seat == self.seat:
             mine = WinValuation(self.game, position, self.model, turns - 1)
-            return solve_values(mine.stop_values(), mine.fail_value).expected
+            return solve_table(mine).expected
         outcome = cached_outcome(TurnTable.from_state(self.game, position))
         ends = outcome_ends(position, outcome)
         after = [self.game.turn_result(position, claim, tile) for (claim, tile), _ in ends]
@@ -184,7 +184,7 @@ def win_chances(
     """Each legal action with the mover's chance to win the game when playing it and then
     the rest of the turn for the win."""
     if solution is None:
-        solution = solve_values(valuation.stop_values(), valuation.fail_value)
+        solution = solve_table(valuation)
     return [(action, value) for action, value, _ in action_values(game, state, valuation, solution)]
 
 
