@@ -3,8 +3,6 @@ placement, the catch window the server times, refusals, and a restart mid-window
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +13,7 @@ from spieltisch.games.riffraff.board import Fall
 from spieltisch.games.riffraff.data import SHIP
 from spieltisch.server import app as app_module
 from spieltisch.server import create_app
+from spieltisch.server.clock import ManualClock
 from spieltisch.server.settle import CatchTiming, merged_spans, playback_time
 from tests.server.helpers import TestClient, join
 
@@ -24,9 +23,16 @@ FALLING = "place barrel u=1"  # a barrel let go on the tip of the upper yard rol
 
 
 def make_client(path: Path) -> TestClient:
+    """A server whose time stands still until the test moves it (`clock_of`)."""
     path.mkdir(parents=True, exist_ok=True)
     url = f"sqlite:///{path / 'tables.sqlite3'}"
-    return TestClient(create_app(url, bot_delay=0.0, timing=TIMING))
+    return TestClient(create_app(url, bot_delay=0.0, timing=TIMING, clock=ManualClock()))
+
+
+def clock_of(client: TestClient) -> ManualClock:
+    clock = client.app.state.lobby.clock  # type: ignore[attr-defined]
+    assert isinstance(clock, ManualClock)
+    return clock
 
 
 @pytest.fixture
@@ -156,29 +162,26 @@ def test_the_window_closes_with_an_empty_catch(client: TestClient) -> None:
     with first, second:
         act(first, FALLING, to_placing(first, second)["version"])
         show = receive(first, "settle")
-        receive(first)
-        started = time.monotonic()
+        in_window = receive(first)
+        clock_of(client).advance(show["catch"]["closes_in"] - 0.05)
+        first.send_json({"type": "sync"})
+        still = receive(first)  # a moment before the end the window is open
+        clock_of(client).advance(0.05)
         after = receive(first)
-        waited = time.monotonic() - started
+    assert still["version"] == in_window["version"] and still["view"]["phase"] == "catch"
     assert after["view"]["phase"] != "catch"
     assert after["log"][-1]["args"]["action"] == "catch none"
-    assert waited == pytest.approx(show["catch"]["closes_in"], abs=0.3)
 
 
 def test_a_late_catch_is_refused_and_changes_nothing(client: TestClient) -> None:
-    lobby = client.app.state.lobby  # type: ignore[attr-defined]
-
-    async def never_close(seconds: float) -> None:  # the window's own close never fires
-        await asyncio.sleep(seconds if seconds < 0.05 else 3600)
-
-    lobby.sleep = never_close
     table, ada, ben = two_people(client)
     first, second = sockets(client, table, ada, ben)
     with first, second:
         act(first, FALLING, to_placing(first, second)["version"])
         show = receive(first, "settle")
         state = receive(first)
-        time.sleep(show["catch"]["closes_in"] + 0.1)
+        # the server's own close is late (a busy machine): the catch is refused all the same
+        clock_of(client).advance(show["catch"]["closes_in"] + 0.1, wake=False)
         act(first, f"catch {show['placed']}", state["version"])
         refused = receive(first, "error")
         first.send_json({"type": "sync"})
@@ -230,7 +233,6 @@ def test_a_bad_placement_is_refused_and_changes_nothing(
 
 def test_a_restart_in_the_window_closes_it_empty(tmp_path: Path) -> None:
     with make_client(tmp_path) as client:
-        client.app.state.lobby.timing = CatchTiming(slow_motion=2.0, margin=60.0)  # type: ignore[attr-defined]
         table, ada, ben = two_people(client)
         first, second = sockets(client, table, ada, ben)
         with first, second:

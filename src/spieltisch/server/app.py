@@ -42,6 +42,7 @@ from starlette.requests import Request
 
 from spieltisch.core.protocol import CHANCE, JsonValue
 from spieltisch.core.record import replay_states
+from spieltisch.server.clock import Clock, WallClock
 from spieltisch.server.lobby import Connection, Lobby, SeatSpec
 from spieltisch.server.odds import odds_for
 from spieltisch.server.settle import CatchTiming
@@ -105,10 +106,16 @@ class Joined(BaseModel):
     table: dict[str, Any]
 
 
-def create_app(db_url: str, bot_delay: float = 1.0, timing: CatchTiming | None = None) -> FastAPI:
+def create_app(
+    db_url: str,
+    bot_delay: float = 1.0,
+    timing: CatchTiming | None = None,
+    clock: Clock | None = None,
+) -> FastAPI:
     """The server on the database `db_url`; bots wait `bot_delay` seconds before each move;
-    `timing` sets Riff Raff's slow motion and catch window."""
-    lobby = Lobby(Store(db_url), bot_delay, timing=timing or CatchTiming())
+    `timing` sets Riff Raff's slow motion and catch window; `clock` is the time that bots,
+    turn clocks and catch windows go by (the wall clock unless a test brings its own)."""
+    lobby = Lobby(Store(db_url), bot_delay, clock or WallClock(), timing or CatchTiming())
     lobby.load()
 
     @asynccontextmanager

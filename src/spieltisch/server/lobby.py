@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import json
 import secrets
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, is_dataclass
 from typing import Any
@@ -22,6 +21,7 @@ from spieltisch.core.errors import InvalidOptions
 from spieltisch.core.options import describe_options
 from spieltisch.core.protocol import JsonValue
 from spieltisch.core.registry import game_class, game_names, make_game
+from spieltisch.server.clock import Clock, WallClock
 from spieltisch.server.settle import CatchTiming, CatchWindow, open_window, table_options
 from spieltisch.server.store import EntryRow, SeatRow, Store, TableRow
 from spieltisch.server.table import LiveTable, TableError, chat_json, stand_in_bot
@@ -64,7 +64,7 @@ class _Timers:
 class Lobby:
     store: Store
     bot_delay: float = 1.0  # seconds a bot waits before each action (a human pace)
-    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep  # waits of bots and clocks
+    clock: Clock = field(default_factory=WallClock)  # the time of bots, clocks and catches
     timing: CatchTiming = field(default_factory=CatchTiming)  # Riff Raff's catch window
     tables: dict[str, LiveTable] = field(default_factory=dict)
     connections: dict[str, set[Connection]] = field(default_factory=dict)
@@ -150,7 +150,7 @@ class Lobby:
             game.options_json(),
             secrets.randbelow(2**31) if seed is None else seed,
             clock,
-            time.time(),
+            self.clock.now(),
         )
         seat_rows = [SeatRow(n, s.bot, None, None) for n, s in enumerate(seats)]
         self.store.add_table(row, seat_rows)
@@ -205,7 +205,7 @@ class Lobby:
         table = self.get(table_id)
         if seat is None:
             raise TableError("spectator", "You are watching this table; join a free seat to play.")
-        table.check_catch_time(seat, text, version, time.time())
+        table.check_catch_time(seat, text, version, self.clock.now())
         if not isinstance(version, int) or isinstance(version, bool):
             raise TableError("no_version", "An action must carry the table version it was made at.")
         if version != table.version:
@@ -222,7 +222,7 @@ class Lobby:
         table = self.get(table_id)
         if seat is None:
             raise TableError("spectator", "Only players at the table can chat; take a free seat.")
-        line = table.talk(seat, clean_chat(text), time.time())
+        line = table.talk(seat, clean_chat(text), self.clock.now())
         self.store.add_chat(table.id, line)
         message = json.dumps({"type": "chat", "version": table.version, "line": chat_json(line)})
         for connection in list(self.connections.get(table.id, set())):
@@ -296,7 +296,7 @@ class Lobby:
     async def _send_show(self, table: LiveTable, targets: list[Connection], joining: bool) -> None:
         """Broadcast a new placement's motion (and open a person's catch window) before the
         state it leads to; a client that connects while it plays gets it too."""
-        show, now = table.show, time.time()
+        show, now = table.show, self.clock.now()
         if show is None or (joining and not show.running(now)):
             return
         if show.sent is None:
@@ -320,7 +320,7 @@ class Lobby:
 
     async def _close_catch(self, table: LiveTable, window: CatchWindow) -> None:
         """When the window runs out, the person has caught nothing: the server says so."""
-        await self.sleep(max(0.0, window.closes - time.time()))
+        await self.clock.sleep(max(0.0, window.closes - self.clock.now()))
         if table.version != window.version or table.catcher() != window.seat:
             return
         table.play(window.seat, "catch none")
@@ -348,7 +348,7 @@ class Lobby:
         if timers.clock is not None and not timers.clock.done() and timers.clocked_seat == seat:
             return  # the same person's turn goes on: the clock keeps running
         self._stop_clock(timers)
-        timers.deadline = time.time() + table.row.clock
+        timers.deadline = self.clock.now() + table.row.clock
         timers.clocked_seat = seat
         timers.clock = asyncio.get_running_loop().create_task(
             self._clock(table, table.row.clock, seat)
@@ -362,8 +362,9 @@ class Lobby:
 
     async def _bot_turn(self, table: LiveTable) -> None:
         while (spec := table.bot_to_move()) is not None:
-            await self.sleep(self.bot_delay)
-            await self.sleep(table.show_left(time.time()))  # let the ship's motion play out
+            await self.clock.sleep(self.bot_delay)
+            # let the ship's motion play out
+            await self.clock.sleep(table.show_left(self.clock.now()))
             spec = table.bot_to_move()
             if spec is None:
                 return
@@ -375,7 +376,7 @@ class Lobby:
             await self.push(table)
 
     async def _clock(self, table: LiveTable, seconds: float, seat: int | None) -> None:
-        await self.sleep(seconds)
+        await self.clock.sleep(seconds)
         timers = self.timers[table.id]
         timers.clock, timers.deadline, timers.clocked_seat = None, None, None
         if seat is None or table.mover() != seat:

@@ -26,6 +26,7 @@ const table = {
   catching: null, // { show, bodies, sendAt, timer, sent }
   easy: localStorage.getItem("spieltisch.rr.easy") === "on",
   shows: 0, // motions started (for tests and the benchmark)
+  lastFalls: [], // the pieces that fell in the latest motion (for tests)
 };
 
 function resetFor(tableId) {
@@ -80,6 +81,7 @@ export function onMessage(message) {
 function startShow(show) {
   table.pendingShow = null;
   table.shows += 1;
+  table.lastFalls = show.falls.map((f) => f[0]);
   const started = show.received - show.elapsed * 1000;
   table.ship.play(show, started);
   const ctx = table.ctx;
@@ -519,4 +521,5 @@ window.riffraffTable = {
   phase: () => (table.ctx && table.ctx.view ? table.ctx.view.phase : null),
   frames: () => (table.ship ? table.ship.frames : 0),
   shows: () => table.shows,
+  lastFalls: () => table.lastFalls,
 };
