@@ -586,3 +586,22 @@ def test_official_there_is_no_hidden_information() -> None:
     assert public[0]["state"]["stacks"] == [[22, 25], [31], []]
     assert public[0]["state"]["rolled"] == list(counts("12344w"))
     assert public[0]["state"]["kept"] == list(counts("ww"))
+
+
+# --- what the log tells ------------------------------------------------------------------------
+def test_the_log_tells_which_tile_was_taken_stolen_returned_or_turned_down() -> None:
+    steal = position(stacks=((), (22, 27), (24,)), kept="444www")  # 27
+    assert GAME3.story(steal, STEAL, GAME3.apply(steal, STEAL)) == {
+        "seat": 0,
+        "tile": 27,
+        "from": 1,
+    }
+    grill = GAME3.story(steal, TAKE_GRILL, GAME3.apply(steal, TAKE_GRILL))
+    assert grill == {"seat": 0, "tile": 26, "from": None}  # 27 is on a stack
+    fail = position(stacks=((25,), ()), kept="55")
+    assert GAME.story(fail, STOP_FAIL, GAME.apply(fail, STOP_FAIL)) == {
+        "seat": 0,
+        "returned": 25,
+        "turned_down": 36,
+    }
+    assert GAME.story(fail, ROLL, GAME.apply(fail, ROLL)) == {}

@@ -151,3 +151,45 @@ def test_play_png_writes_the_ship_after_the_placements(tmp_path: Path) -> None:
 def test_play_png_is_for_riffraff_only(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "pickomino", "--seats", "random,random", "--png", "x.png"]) == 2
     assert "--png draws the ship of riffraff" in capsys.readouterr().err
+
+
+# --- the terminal's words ------------------------------------------------------------------------
+def test_the_terminal_tells_who_is_captain_what_fell_and_where_it_went() -> None:
+    from spieltisch.cli.present import YOU
+    from spieltisch.cli.riffraff_present import RiffRaffPresenter
+    from spieltisch.games.riffraff import Board, Catch, Fall, FirstCaptain, Place, Placement
+
+    game = make_game("riffraff", {"players": 2, "start_seat": "random"})
+    words = RiffRaffPresenter(game, ["Ada", YOU])
+    start = game.new_state()
+    first = game.apply(start, FirstCaptain(1))
+    assert (
+        words.log(start, FirstCaptain(1), first)[0].text
+        == "You are the first captain (drawn by lot)"
+    )
+    state = game.apply(first, game.read_action(first, "card 3"))  # Ada
+    state = game.apply(state, game.read_action(state, "card 9"))  # You: captain, area 9
+    assert state.active == 1
+    placing = game.apply(state, Place(Placement(1, 9, 1.0)))  # seat 1 (You) loads a barrel
+    outcome = Settled(1, Board(placing.board.joints, ()), (Fall(1, 0.7, 0.4),), 0.0)
+    falling = game.apply(placing, outcome)
+    fell = words.log(placing, outcome, falling)[0].text
+    assert fell.endswith("falling: barrel (1) from area 9")
+    lines = [line.text for line in words.log(falling, Catch(()), game.apply(falling, Catch(())))]
+    assert lines == ["  into your supply: barrel"]
+
+
+def test_a_wrong_placement_names_the_faces_and_a_wrong_card_all_ten() -> None:
+    from spieltisch.core import IllegalAction
+
+    game = make_game("riffraff", {"players": 2, "start_seat": 0})
+    state = game.new_state()
+    with pytest.raises(IllegalAction) as refused:
+        game.read_action(state, "banana")
+    assert all(f"card {n}" in str(refused.value) for n in range(1, 11))
+    state = game.apply(
+        game.apply(state, game.read_action(state, "card 9")), game.read_action(state, "card 3")
+    )
+    with pytest.raises(IllegalAction, match="faces: up, side, end"):
+        game.read_action(state, "box u=0.5 sideways")
+    assert game.format_action(game.read_action(state, "box u=0.5 yaw=270")).endswith("yaw=-90 up")

@@ -277,3 +277,40 @@ def test_a_record_replays_without_the_physics() -> None:
     data = json.loads(json.dumps(record.to_json()))
     final = replay(GameRecord.from_json(data))
     assert final.supply_size(0) == 8 and final.active == 1
+
+
+# --- what the log tells ------------------------------------------------------------------------
+def test_the_log_tells_placements_falls_and_where_caught_pieces_go() -> None:
+    g = game(catching="choose")
+    state = cards(g, g.new_state(), 5, 2, 1)
+    state = g.apply(place(g, state), settled(g, place(g, state)))  # seat 0's box on area 5
+    state = g.apply(place(g, state), settled(g, place(g, state)))
+    placed = place(g, state, piece=PLANK)
+    assert g.story(state, Place(placed.pending), placed) == {"piece": "plank", "area": 1}  # type: ignore[arg-type]
+    own = g.body_for(placed, PLANK)
+    outcome = settled(g, placed, fallen=(3, own))
+    falling = g.apply(placed, outcome)
+    told = g.story(placed, outcome, falling)
+    assert told["fell"] == [
+        {"piece": "box", "body": 3, "area": 5},
+        {"piece": "plank", "body": own, "area": 1},
+    ]
+    assert g.story(falling, Catch((3,)), g.apply(falling, Catch((3,)))) == {
+        "seat": 2,
+        "caught": ["box"],
+        "back": [],
+        "supply": ["plank"],
+    }
+    assert g.story(falling, Catch((own,)), g.apply(falling, Catch((own,)))) == {
+        "seat": 2,
+        "caught": [],
+        "back": ["plank"],
+        "supply": ["box"],
+    }
+
+
+def test_only_the_face_down_card_is_hidden_and_only_from_the_others() -> None:
+    g = game()
+    assert not g.public_to(1, "card 7", 0) and not g.public_to(1, "card 7", None)
+    assert g.public_to(1, "card 7", 1)
+    assert g.public_to(1, "place box 7 u=0.5", 0) and g.public_to(CHANCE, "catch none", None)

@@ -250,3 +250,25 @@ def test_a_restart_in_the_window_closes_it_empty(tmp_path: Path) -> None:
     assert keys[-2:] == ["catch_lost", "move"]
     assert state["log"][-1]["args"]["action"] == "catch none"
     assert state["version"] == in_window["version"] + 2
+
+
+def test_the_log_tells_everybody_the_placement_and_its_fall_but_not_the_cards(
+    client: TestClient,
+) -> None:
+    table, ada, ben = two_people(client)
+    first, second, watcher = sockets(client, table, ada, ben, None)
+    with first, second, watcher:
+        act(first, FALLING, to_placing(first, second)["version"])
+        for ws in (first, second, watcher):
+            receive(ws, "settle")
+            receive(ws)
+            ws.send_json({"type": "sync"})  # the whole log
+        logs = [receive(ws)["log"] for ws in (first, second, watcher)]
+    for log in logs:
+        place, settled = log[-2]["args"], log[-1]["args"]
+        assert place["action"].startswith("place barrel 9") and place["piece"] == "barrel"
+        assert settled["outcome"] == "settled"  # the physics outcome is told by its story
+        assert [f["piece"] for f in settled["fell"]] == ["barrel"]
+    cards = [next(e for e in log if e["key"] == "move" and e["args"]["seat"] == 0) for log in logs]
+    assert cards[0]["args"]["action"] == "card 9"
+    assert "action" not in cards[1]["args"] and "action" not in cards[2]["args"]

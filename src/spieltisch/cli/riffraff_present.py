@@ -11,7 +11,7 @@ from typing import Any
 
 from spieltisch.cli.present import YOU, LogLine, Presenter
 from spieltisch.core.protocol import CHANCE
-from spieltisch.games.riffraff import notation
+from spieltisch.games.riffraff import notation, story
 from spieltisch.games.riffraff.board import piece_type
 from spieltisch.games.riffraff.data import PIECE_NAMES
 from spieltisch.games.riffraff.rules import RiffRaff
@@ -83,12 +83,12 @@ class RiffRaffPresenter(Presenter):
     # --- what happened ----------------------------------------------------------------------
     def log(self, before: RiffRaffState, action: Action, after: RiffRaffState) -> list[LogLine]:
         if isinstance(action, FirstCaptain):
-            return [LogLine(f"{self.names[action.seat]} is the first captain (drawn by lot)")]
+            return [LogLine(f"{self._is(action.seat)} the first captain (drawn by lot)")]
         if isinstance(action, Card):
             return self._card_lines(before, after)
         if isinstance(action, Captain | Next):
             word = "captain" if isinstance(action, Captain) else "next to play"
-            return [LogLine(f"{self.names[action.seat]} is {word}")]
+            return [LogLine(f"{self._is(action.seat)} {word}")]
         if isinstance(action, Announce):
             count = "two pieces" if action.count == 2 else "one piece"
             return [LogLine(f"{self.verb(self._mover(before), 'announces', 'announce')} {count}")]
@@ -96,8 +96,14 @@ class RiffRaffPresenter(Presenter):
             text = notation.format_placement(action.placement)
             return [LogLine(f"{self.verb(self._mover(before), 'places', 'place')} {text}")]
         if isinstance(action, Settled):
-            return self._settled_lines(action)
+            return self._settled_lines(before, action)
         return self._catch_lines(before, action, after)
+
+    def _whose(self, seat: int) -> str:
+        return "your" if self.names[seat] == YOU else f"{self.names[seat]}'s"
+
+    def _is(self, seat: int) -> str:
+        return self.verb(seat, "is", "are")
 
     def _mover(self, state: RiffRaffState) -> int:
         mover = self.game.to_move(state)
@@ -111,35 +117,32 @@ class RiffRaffPresenter(Presenter):
         shown = ", ".join(f"{self.names[s]} {after.card(s)}" for s in range(self.game.num_players))
         lines.append(LogLine(f"Cards: {shown}", pause=1))
         if after.phase is not Phase.CAPTAIN:
-            lines.append(LogLine(f"{self.names[after.captain]} is captain"))
+            lines.append(LogLine(f"{self._is(after.captain)} captain"))
         return lines
 
-    def _settled_lines(self, outcome: Settled) -> list[LogLine]:
+    def _settled_lines(self, before: RiffRaffState, outcome: Settled) -> list[LogLine]:
         tilt = notation.tilt_words(outcome.board)
         if not outcome.fallen:
             return [LogLine(f"  the ship {tilt}; nothing falls", "good")]
-        fell = _pieces([f.body for f in outcome.fallen])
+        told = story.tell(before, outcome)["fell"]
+        fell = ", ".join(f"{f['piece']} ({f['body']}) from area {f['area']}" for f in told)
         return [LogLine(f"  the ship {tilt}; falling: {fell}", "bad", pause=1)]
 
     def _catch_lines(
         self, before: RiffRaffState, action: Catch, after: RiffRaffState
     ) -> list[LogLine]:
         seat = before.active if before.active is not None else 0
-        kept = after.caught[seat] - before.caught[seat]
+        told = story.tell(before, action)
         lines = []
-        if kept:
-            lines.append(
-                LogLine(f"  {self.verb(seat, 'catches', 'catch')} {_pieces(action.bodies)}", "good")
-            )
-        elif action.bodies:
-            lines.append(LogLine("  only your own piece was caught: it goes back to the supply"))
-        back = len(before.falling) - kept
-        if back:
-            lines.append(
-                LogLine(
-                    f"  {back} piece{'s' if back > 1 else ''} back to {self.names[seat]}", "bad"
-                )
-            )
+        if told["caught"]:
+            caught = ", ".join(told["caught"])
+            lines.append(LogLine(f"  {self.verb(seat, 'catches', 'catch')} {caught}", "good"))
+        elif told["back"]:
+            own = self._whose(seat)
+            lines.append(LogLine(f"  only {own} own piece was caught: that does not count"))
+        home = [*told["back"], *told["supply"]]
+        if home:
+            lines.append(LogLine(f"  into {self._whose(seat)} supply: {', '.join(home)}", "bad"))
         if after.phase is Phase.OVER and after.winners == (seat,):
             lines.append(LogLine(f"{self.names[seat]} has no cargo left!", "good"))
         return lines

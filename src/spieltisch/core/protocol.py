@@ -121,6 +121,17 @@ class Game(ABC, Generic[S, A]):
     def render(self, state: S) -> str:
         """A readable one-screen picture of the position."""
 
+    # --- telling what happened (logs of tables and terminals) --------------------------------
+    def public_to(self, actor: Mover, action: str, viewer: int | None) -> bool:
+        """Whether `viewer` (a seat; None: a spectator) may see the action `action` (text
+        notation) that `actor` (a seat or `CHANCE`) made. Games without hidden moves say yes."""
+        return True
+
+    def story(self, before: S, action: A, after: S) -> dict[str, JsonValue]:
+        """What a log tells of `action` besides its notation: public facts that take the
+        position to work out (which tile was taken, what fell). Empty when the text says it."""
+        return {}
+
     # --- helpers built on the above -----------------------------------------------------
     def action_to_json(self, action: A) -> JsonValue:
         return self.format_action(action)

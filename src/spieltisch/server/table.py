@@ -35,7 +35,6 @@ from spieltisch.server.settle import (
 from spieltisch.server.store import ChatRow, EntryRow, SeatRow, Store, TableRow
 
 __all__ = [
-    "PUBLIC_CHANCE_GAMES",
     "LiveTable",
     "TableError",
     "chat_json",
@@ -44,8 +43,8 @@ __all__ = [
     "stand_in_bot",
 ]
 
-PUBLIC_CHANCE_GAMES = frozenset({"pickomino", "karolinchen"})
-"""Games whose chance outcomes and moves everybody sees; others log them without details."""
+LOG_TEXT = 120
+"""Longest action notation a log entry carries; a longer one is cut to its first word."""
 
 LOG_TAIL = 30
 """How many of the latest log entries each message carries."""
@@ -98,6 +97,7 @@ class LiveTable:
     chat_times: dict[int, list[float]] = field(default_factory=dict)  # per seat, for the limit
     timing: CatchTiming = field(default_factory=CatchTiming)
     show: Show | None = None  # the latest placement's motion (Riff Raff), for the clients
+    stories: dict[int, dict[str, JsonValue]] = field(default_factory=dict)  # seq -> told facts
     _summary: tuple[int, dict[str, JsonValue]] | None = None
     _options: dict[str, JsonValue] = field(default_factory=dict)
 
@@ -118,16 +118,23 @@ class LiveTable:
         table = cls.create(row, store.seats(row.id), timing)
         for entry in store.entries(row.id):
             if entry.action is not None:
-                table._replay_action(entry.action)
+                table._replay_action(entry.seq, entry.action)
             table.entries.append(entry)
         table.chat = store.chat(row.id, CHAT_TAIL)
         table.chat_count = table.chat[-1].n + 1 if table.chat else 0
         return table
 
-    def _replay_action(self, text: str) -> None:
+    def _replay_action(self, seq: int, text: str) -> None:
         action = self.game.parse_action(self.state, text)
-        self.state = self.game.apply(self.state, action)
+        self._tell(seq, action, self.game.apply(self.state, action))
         self.actions.append(text)
+
+    def _tell(self, seq: int, action: Any, state: Any) -> None:
+        """Move on to `state`, keeping what the log tells of `action` (entry `seq`)."""
+        story = self.game.story(self.state, action, state)
+        if story:
+            self.stories[seq] = story
+        self.state = state
 
     # --- facts ----------------------------------------------------------------------------------
     @property
@@ -198,7 +205,7 @@ class LiveTable:
             state = self.game.apply(self.state, action)
         except IllegalAction as error:
             raise TableError("illegal_action", _sentence(str(error))) from None
-        self._apply(seat, self.game.format_action(action), state)
+        self._apply(seat, action, state)
         self.run_chance()
 
     def _turn_message(self, mover: int | None) -> str:
@@ -207,9 +214,11 @@ class LiveTable:
         name = self.seats[mover].name or f"seat {mover + 1}"
         return f"It is not your turn: {name} is to move."
 
-    def _apply(self, actor: int, text: str, state: Any) -> None:
-        self._append(EntryRow(self.version, actor, text, None, {}))
-        self.state = state
+    def _apply(self, actor: int, action: Any, state: Any) -> None:
+        text = self.game.format_action(action)
+        seq = self.version
+        self._append(EntryRow(seq, actor, text, None, {}))
+        self._tell(seq, action, state)
         self.actions.append(text)
 
     def run_chance(self) -> None:
@@ -222,7 +231,7 @@ class LiveTable:
             else:
                 outcome = motion.outcome
             state = self.game.apply(self.state, outcome)
-            self._apply(CHANCE, self.game.format_action(outcome), state)
+            self._apply(CHANCE, outcome, state)
             if motion is not None:
                 self.show = make_show(self.version, motion, self.timing)
 
@@ -370,16 +379,27 @@ class LiveTable:
         }
 
     def log_entry(self, entry: EntryRow, viewer: int | None) -> dict[str, JsonValue]:
+        """An entry as `viewer` may see it: hidden moves without their action; the facts the
+        game tells (`story`) beside a short notation (a long one, such as a physics outcome,
+        is told by its story alone)."""
         if entry.action is None:
             return {"seq": entry.seq, "key": entry.key, "args": entry.args}
-        public = self.game.name in PUBLIC_CHANCE_GAMES
+        if not self.game.public_to(entry.actor, entry.action, viewer):
+            hidden = {} if entry.actor == CHANCE else {"seat": entry.actor}
+            return {
+                "seq": entry.seq,
+                "key": "chance" if entry.actor == CHANCE else "move",
+                "args": hidden,
+            }
+        args: dict[str, Any] = dict(self.stories.get(entry.seq, {}))
+        said = entry.action if len(entry.action) <= LOG_TEXT else entry.action.split(" ", 1)[0]
         if entry.actor == CHANCE:
-            args: dict[str, Any] = {"outcome": entry.action} if public else {}
-            return {"seq": entry.seq, "key": "chance", "args": args}
-        args = {"seat": entry.actor}
-        if public or entry.actor == viewer:
-            args["action"] = entry.action
-        return {"seq": entry.seq, "key": "move", "args": args}
+            return {"seq": entry.seq, "key": "chance", "args": {**args, "outcome": said}}
+        return {
+            "seq": entry.seq,
+            "key": "move",
+            "args": {**args, "seat": entry.actor, "action": said},
+        }
 
     def message(
         self, viewer: int | None, deadline: float | None, since: int | None = None

@@ -427,7 +427,7 @@ function tablePage(tableId) {
 export function logText(entry, names, view) {
   const args = { ...entry.args };
   if (typeof args.seat === "number") args.name = args.name || names[args.seat] || `#${args.seat + 1}`;
-  const special = view && view.logText ? view.logText(entry, args) : null;
+  const special = view && view.logText ? view.logText(entry, args, names) : null;
   if (special) return special;
   if (entry.key === "move") return "action" in args ? t("log.move", args) : t("log.move_hidden", args);
   if (entry.key === "chance") return "outcome" in args ? t("log.chance", args) : t("log.chance_hidden");

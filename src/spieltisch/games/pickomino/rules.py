@@ -272,5 +272,22 @@ class Pickomino(Game[PickominoState, Action]):
     def read_action(self, state: PickominoState, text: str) -> Action:
         return notation.read_action(self, state, text)
 
+    def story(
+        self, before: PickominoState, action: Action, after: PickominoState
+    ) -> dict[str, JsonValue]:
+        """Which tile a turn's end took (and from whom), returned or turned down."""
+        seat = before.seat
+        taken = after.stacks[seat][len(before.stacks[seat]) :]
+        told: dict[str, JsonValue] = {}
+        if taken:
+            owners = [s for s in range(self.num_players) if taken[0] in before.stacks[s]]
+            told = {"tile": taken[0], "from": owners[0] if owners else None}
+        elif len(after.stacks[seat]) < len(before.stacks[seat]):
+            told["returned"] = before.stacks[seat][-1]
+        turned = set(after.out_of_game) - set(before.out_of_game)
+        if turned:
+            told["turned_down"] = min(turned)
+        return {"seat": seat, **told} if told else {}
+
     def render(self, state: PickominoState) -> str:
         return notation.render(self, state)

@@ -115,6 +115,10 @@ def format_action(action: Action) -> str:
     return "catch " + (" ".join(str(b) for b in action.bodies) or "none")
 
 
+ALLOWED_SHOWN = 6
+"""How many of the grid's placements an error lists (all cards and other choices are listed)."""
+
+
 def _seat_word(word: str) -> int:
     if not word.isdecimal():
         raise IllegalAction(f"'{word}' is not a seat number")
@@ -150,7 +154,7 @@ def _read_placement(state: RiffRaffState, words: list[str]) -> Placement:
         elif word in FACES:
             face = word
         else:
-            numbers.append(_float(word, "the placement"))
+            numbers.append(_placement_number(word))
     if numbers and numbers[0] >= 1 and numbers[0] == int(numbers[0]):
         area = int(numbers.pop(0))  # a whole number from 1 up is the area (write u=1 for u)
     for key, value in zip(("u", "v", "yaw"), numbers, strict=False):
@@ -161,7 +165,23 @@ def _read_placement(state: RiffRaffState, words: list[str]) -> Placement:
         raise IllegalAction("say where along the area: u from 0 (inner end) to 1 (outer end)")
     if area is None or state.phase is not Phase.PLACE:
         raise IllegalAction("no piece can be placed now; type 'help' to see what to do")
-    return Placement(piece, area, values["u"], values.get("v", 0.0), values.get("yaw", 0.0), face)
+    yaw = normal_yaw(values.get("yaw", 0.0))
+    return Placement(piece, area, values["u"], values.get("v", 0.0), yaw, face)
+
+
+def normal_yaw(degrees: float) -> float:
+    """The same turn from -180 (inclusive) to 180 degrees: 270 is -90."""
+    return (degrees + 180.0) % 360.0 - 180.0
+
+
+def _placement_number(word: str) -> float:
+    try:
+        return _float(word, "the placement")
+    except IllegalAction:
+        faces = ", ".join(FACES)
+        raise IllegalAction(
+            f"'{word}' is neither a number nor a face; faces: {faces}; values: u=, v=, yaw="
+        ) from None
 
 
 def _read_settled(text: str) -> Settled:
@@ -209,8 +229,15 @@ def read_action(game: RiffRaff, state: RiffRaffState, text: str) -> Action:
         return _read_catch(rest)
     if head.isdecimal() and not rest and state.phase is Phase.CARDS:
         return Card(int(head))
-    allowed = ", ".join(format_action(a) for a in game.legal_actions(state)[:6])
-    raise IllegalAction(f"'{stripped}' is not an action; you can play: {allowed or 'nothing'}")
+    raise IllegalAction(f"'{stripped}' is not an action; you can play: {_allowed(game, state)}")
+
+
+def _allowed(game: RiffRaff, state: RiffRaffState) -> str:
+    """The legal actions in words, every card included (placements: the grid's first few)."""
+    legal = [format_action(a) for a in game.legal_actions(state)]
+    if state.phase is Phase.PLACE and len(legal) > ALLOWED_SHOWN:
+        legal = [*legal[:ALLOWED_SHOWN], "or any allowed placement"]
+    return ", ".join(legal) or "nothing"
 
 
 # --- state JSON --------------------------------------------------------------------------------

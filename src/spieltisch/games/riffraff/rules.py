@@ -27,7 +27,7 @@ from spieltisch.core.errors import IllegalAction
 from spieltisch.core.options import options_to_json, parse_options
 from spieltisch.core.protocol import CHANCE, Game, JsonValue, Mover
 from spieltisch.core.registry import register_game
-from spieltisch.games.riffraff import notation
+from spieltisch.games.riffraff import notation, story
 from spieltisch.games.riffraff.board import (
     Placement,
     footprint_problem,
@@ -371,9 +371,7 @@ class RiffRaff(Game[RiffRaffState, Action]):
         self._check_catch(state, bodies)
         seat = state.active
         assert seat is not None  # the catch phase always has an active seat
-        kept = set(bodies)
-        if kept and kept <= set(state.placed):
-            kept = set()  # only the player's own piece(s) of this turn: the catch does not count
+        kept = state.counted_catch(bodies)
         supplies = state.supplies
         for fall in state.falling:
             if fall.body not in kept:
@@ -455,6 +453,15 @@ class RiffRaff(Game[RiffRaffState, Action]):
 
     def render(self, state: RiffRaffState) -> str:
         return notation.render(self, state)
+
+    def public_to(self, actor: Mover, action: str, viewer: int | None) -> bool:
+        """Only the face-down card stays hidden, from everybody but its player."""
+        return actor == viewer or not action.startswith("card ")
+
+    def story(
+        self, before: RiffRaffState, action: Action, after: RiffRaffState
+    ) -> dict[str, JsonValue]:
+        return story.tell(before, action)
 
 
 def settled_of(result: PlacementResult) -> Settled:

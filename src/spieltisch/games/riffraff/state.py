@@ -192,6 +192,12 @@ class RiffRaffState:
     caught: tuple[int, ...] = ()  # pieces each seat caught (out of the game)
     winners: tuple[int, ...] = ()
 
+    def counted_catch(self, bodies: tuple[int, ...]) -> set[int]:
+        """The caught pieces that leave the game: none when the only pieces caught are the
+        player's own of this turn (then they go back to the supply like uncaught ones)."""
+        kept = set(bodies)
+        return set() if kept <= set(self.placed) else kept
+
     def supply_size(self, seat: int) -> int:
         return sum(self.supplies[seat])
 

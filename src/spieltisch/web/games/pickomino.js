@@ -143,13 +143,34 @@ export function render(root, ctx) {
   append(root, grill(view), stacks(view, ctx), turn);
 }
 
-export function logText(entry, args) {
+export function logText(entry, args, names = []) {
+  const said = actionText(entry, args);
+  const told = tileText(args, names);
+  return said || told ? [said, told].filter(Boolean).join(" ") : null;
+}
+
+function actionText(entry, args) {
   if (entry.key === "chance" && args.outcome && args.outcome.startsWith("=")) {
     return t("pk.log.dice", { dice: args.outcome.slice(1).split("").map((f) => (f === "w" ? "W" : f)).join(" ") });
   }
   if (entry.key !== "move" || !args.action) return null;
   const [word, face] = args.action.split(" ");
   if (word === "take") return face === "w" ? t("pk.log.take_w", args) : t("pk.log.take", { ...args, face });
+  if ((word === "steal" || word === "grill") && "tile" in args) return null; // told with its tile
   if (["roll", "steal", "grill", "stop"].includes(word)) return t(`pk.log.${word}`, args);
   return null;
+}
+
+// The tile a turn's end took, gave back or turned down (the server's story of the entry).
+function tileText(args, names) {
+  const parts = [];
+  const name = args.name || names[args.seat] || "";
+  if ("tile" in args) {
+    const stolen = args.from !== null && args.from !== undefined;
+    const key = stolen ? "pk.log.steal_tile" : "pk.log.grill_tile";
+    parts.push(t(key, { name, tile: args.tile, victim: stolen ? names[args.from] || `#${args.from + 1}` : "" }));
+  }
+  if ("returned" in args) parts.push(t("pk.log.returned", { name, tile: args.returned }));
+  if ("turned_down" in args) parts.push(t("pk.log.turned_down", { tile: args.turned_down }));
+  return parts.join(" ");
 }

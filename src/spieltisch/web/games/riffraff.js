@@ -476,12 +476,37 @@ export function render(root, ctx) {
   table.overlay.textContent = ctx.view && ctx.view.phase === "settle" ? t("rr.moving") : "";
 }
 
-export function logText(entry, args) {
-  if (entry.key === "move" && typeof args.action === "string" && args.action.startsWith("place ")) {
-    const [, piece, area] = args.action.split(" ");
-    if (PIECES.includes(piece)) return t("rr.log.place", { name: args.name, piece: t(`rr.piece.${piece}`), area });
+// The log: each placement, what fell, who caught what and where the rest went.
+export function logText(entry, args, names = []) {
+  const who = (seat) => names[seat] || `#${Number(seat) + 1}`;
+  const pieces = (list) => list.map((p) => t(`rr.piece.${p}`)).join(", ");
+  const [word, value] = String(args.action || args.outcome || "").split(" ");
+  if (entry.key === "move" && !("action" in args)) return t("rr.log.card_hidden", args);
+  if (word === "card") return t("rr.log.card", { ...args, card: value });
+  if (word === "first" || word === "captain" || word === "next") {
+    return t(`rr.log.${word}`, { ...args, who: who(value) });
   }
+  if (word === "two" || word === "one") return t(`rr.log.${word}`, args);
+  if (word === "place" && args.piece) return t("rr.log.place", { ...args, piece: t(`rr.piece.${args.piece}`) });
+  if (word === "settled" && args.fell) return fellText(args.fell);
+  if (word === "catch" && args.caught) return catchText({ ...args, name: who(args.seat) }, pieces);
   return null;
+}
+
+function fellText(fell) {
+  if (!fell.length) return t("rr.log.fell_none");
+  const each = fell.map((f) => t("rr.log.from_area", { piece: t(`rr.piece.${f.piece}`), area: f.area }));
+  return t("rr.log.fell", { pieces: each.join(", ") });
+}
+
+function catchText(args, pieces) {
+  const parts = [];
+  if (args.caught.length) parts.push(t("rr.log.catch", { name: args.name, pieces: pieces(args.caught) }));
+  else if (args.back.length) parts.push(t("rr.log.catch_own", { name: args.name, pieces: pieces(args.back) }));
+  else parts.push(t("rr.log.catch_none", args));
+  const home = args.back.concat(args.supply);
+  if (home.length) parts.push(t("rr.log.to_supply", { name: args.name, pieces: pieces(home) }));
+  return parts.join(" ");
 }
 
 export function picture() {
