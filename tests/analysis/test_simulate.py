@@ -69,7 +69,7 @@ def test_each_game_is_play_match_with_its_seeds() -> None:
         winners[key] = winners.get(key, 0) + 1
         turns += played.state.turn
     assert result.winners == dict(sorted(winners.items()))
-    assert result.mean_turns == pytest.approx(turns / request.games)
+    assert result.mean_decision_runs == pytest.approx(turns / request.games)
 
 
 def test_progress_reports_every_chunk_up_to_the_total() -> None:

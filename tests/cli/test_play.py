@@ -380,3 +380,38 @@ def test_bad_resume_arguments(
     capsys.readouterr()
     assert play.run(parse(*argv), Script(lines([])).console) == 2
     assert message in capsys.readouterr().err
+
+
+def test_no_to_the_failing_stop_keeps_the_turn_and_says_so() -> None:
+    table, script = session(["you", "greedy"], lines(["stop", "n", "quit", ""]))
+    table.state = position(kept="w", stacks=((25,), ()))
+    assert table.play() == 0
+    assert "  not played; choose again" in script.out
+    assert not any("not an action" in line for line in script.out)
+    assert not table.record.actions
+
+
+def test_a_very_long_line_is_refused_without_being_echoed() -> None:
+    pasted = "x" * 1_000_000
+    table, script = session(["you", "greedy"], lines([pasted, "quit", ""]))
+    assert table.play() == 0
+    assert "  that line is too long (1000000 characters); type 'help'" in script.out
+    assert max(len(line) for line in script.out) < 500
+
+
+def test_help_offers_odds_only_where_there_are_odds() -> None:
+    for name, offered in (("pickomino", True), ("karolinchen", False), ("riffraff", False)):
+        game = make_game(name, {"players": 2})
+        script = Script(lines(["help", "quit", ""]))
+        script.console.pace = 0
+        PlaySession(
+            game, ["you", "random"], seat_names(["you", "random"]), script.console, 1
+        ).play()
+        assert ("  odds or ?     the odds of each choice, from the solver" in script.out) is offered
+
+
+def test_the_grill_shows_the_worms_of_each_tile_and_one_die_is_a_die() -> None:
+    game = make_game("pickomino", {"players": 2})
+    text = game.render(position(kept="1234555"))
+    assert "Worms       1  1  1  1  2  2  2  2  3  3  3  3  4  4  4  4" in text
+    assert ", 1 die left" in text

@@ -33,7 +33,7 @@ def test_json_has_exactly_the_report_fields(capsys: pytest.CaptureFixture[str]) 
     assert status == 0
     assert err == ""  # no progress bar in JSON mode
     report = json.loads(out)
-    assert list(report) == ["game", "games", "seed", "seats", "mean_turns", "stats"]
+    assert list(report) == ["game", "games", "seed", "seats", "mean_decision_runs", "stats"]
     assert (report["game"], report["games"], report["seed"]) == ("pickomino", 6, 3)
     assert [list(seat) for seat in report["seats"]] == [
         ["seat", "bot", "wins", "win_rate", "ci95"]

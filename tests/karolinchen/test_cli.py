@@ -142,3 +142,24 @@ def test_stats_of_one_game_count_what_happened() -> None:
     assert numbers["turns"] == states[-1].turn + 1
     assert numbers["first_player_wins"] == int(game.winners(states[-1]) == (1,))
     assert numbers["fruits"] == list(game.scores(states[-1]))
+
+
+def test_a_card_letter_that_is_also_a_command_lays_the_card() -> None:
+    game = game_for(2)
+    state = position(["o", "r"], middle="ggyyb", covered=(2, 0), seat=0)
+    answers = iter(["b", "quit", ""])
+    script = Script(lambda _prompt: next(answers))
+    table = PlaySession(game, ["you", "greedy"], seat_names(["you", "greedy"]), script.console, 1)
+    table.state = state
+    table.play()
+    assert table.record.actions[0] == "lay b"  # blueberry, not the board
+
+
+def test_the_replay_tells_the_story_of_each_roll() -> None:
+    game = game_for(2)
+    bots = [make_bot(game, "greedy", seat) for seat in range(2)]
+    record = play_match(game, bots, 3, ("Ann", "Bob")).record
+    lines = presenter_for(game, ["Ann", "Bob"]).summary(replay_states(record), record.actions)
+    assert lines[0].startswith("   1 · =") and "The dice are rolled into the middle" in lines[0]
+    assert all("chance:" not in line for line in lines)
+    assert any("takes [" in line for line in lines)

@@ -8,7 +8,7 @@ added up in game order, so `jobs` never changes a result, not even in the last d
 
 Win rates count a shared win as 1/k to each of the k winners. Their 95% confidence interval is
 the Wilson score interval with these fractional wins as successes (conservative for shared
-wins, which vary less than a win-or-lose game). `mean_turns` counts a turn as a run of
+wins, which vary less than a win-or-lose game). `mean_decision_runs` counts the runs of
 decisions by one seat; chance outcomes in between do not end it.
 
 Each process makes its bots once and reseeds their generators before every game, as `make_bot`
@@ -319,7 +319,7 @@ class SimulationResult:
         self.games = tally.games
         self.winners = dict(sorted(tally.winners.items()))
         self.wins = win_shares(self.winners, len(config.bots))
-        self.mean_turns = tally.turns / tally.games
+        self.mean_decision_runs = tally.turns / tally.games
         hook = stats_hook(config.game)
         self.stats: dict[str, JsonValue] = (
             hook.summarize(tally.totals, tally.games) if hook is not None else {}
@@ -346,13 +346,13 @@ class SimulationResult:
         return rows
 
     def to_json(self) -> dict[str, JsonValue]:
-        """The report: game, games, seed, seats, mean_turns and the game's own stats."""
+        """The report: game, games, seed, seats, mean_decision_runs and the game's own stats."""
         data: dict[str, JsonValue] = {
             "game": self.config.game,
             "games": self.games,
             "seed": self.config.seed,
             "seats": self.seats_json(),
-            "mean_turns": self.mean_turns,
+            "mean_decision_runs": self.mean_decision_runs,
             "stats": self.stats,
         }
         return _rounded(data)  # type: ignore[no-any-return]

@@ -117,8 +117,14 @@ def _table(args: argparse.Namespace) -> TurnTable:
     own = _tile(args.own_top) if args.own_top else None
     tops = parse_tiles(args.tops) if args.tops else ()
     held = [*tops, *([own] if own is not None else [])]
-    if len(set(held)) != len(held) or set(held) & set(grill):
-        raise ValueError("a tile can be on the grill or on one stack only")
+    twice = sorted({t for t in held if held.count(t) > 1} | (set(held) & set(grill)))
+    if twice:
+        tiles = ", ".join(str(t) for t in twice)
+        verb = "is" if len(twice) == 1 else "are"
+        raise ValueError(
+            f"a tile can be on the grill or on one stack only; {tiles} {verb} given twice "
+            "(leave the stacks' tiles out of --grill, e.g. --grill 21-26,28-36)"
+        )
     players = args.players or max(2, len(tops) + 1)
     if not max(2, len(tops) + 1) <= players <= 7:
         raise ValueError(f"--players must be from {max(2, len(tops) + 1)} to 7")

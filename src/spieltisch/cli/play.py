@@ -36,6 +36,9 @@ _ODDS = ("odds", "?")
 _QUIT = ("quit", "q", "exit")
 _BOARD = ("board", "b")
 _YES = ("yes", "y")
+_NO = ("no", "n")
+MAX_LINE = 300
+"""Longest line read as a command; anything longer is refused without being echoed."""
 _TONES = {"good": ("green",), "bad": ("red",), "": ()}
 DEFAULT_SEATS = f"{HUMAN},greedy"
 
@@ -262,9 +265,20 @@ class PlaySession:
             word = line.lower()
             if not word:
                 continue
+            if len(line) > MAX_LINE:
+                self.write(f"  that line is too long ({len(line)} characters); type 'help'", "red")
+                continue
             if pending is not None and word in _YES:
                 return pending
-            if word in _HELP:
+            if pending is not None and word in _NO:
+                self.write("  not played; choose again")
+                pending = None
+            elif self._plays(line):  # an action first: at a card prompt 'b' is blueberry
+                action, confirm = self._read_action(line)
+                if not confirm:
+                    return action
+                pending = action
+            elif word in _HELP:
                 self.show_help()
             elif word in _ODDS:
                 self.show_odds()
@@ -277,6 +291,14 @@ class PlaySession:
                 if action is not None and not confirm:
                     return action
                 pending = action if confirm else None
+
+    def _plays(self, line: str) -> bool:
+        """Whether `line` is a legal action now (command words give way to actions)."""
+        try:
+            self.game.parse_action(self.state, line.rstrip("!").strip())
+        except ValueError:
+            return False
+        return True
 
     def _read_action(self, line: str) -> tuple[Any | None, bool]:
         """The typed action (None after a mistake, explained) and whether to confirm it first.
@@ -298,7 +320,8 @@ class PlaySession:
         self.write("Commands:")
         for line in self.presenter.help_lines():
             self.write(line)
-        self.write("  odds or ?     the odds of each choice, from the solver")
+        if self.presenter.has_odds:
+            self.write("  odds or ?     the odds of each choice, from the solver")
         self.write("  board         show the table again")
         self.write("  help          this list")
         save = "it is saved" if self.save_path else "you may save it"

@@ -113,6 +113,9 @@ class Presenter:
         """A reason to ask the person to confirm `action`, or None to play it at once."""
         return None
 
+    has_odds = False
+    """Whether `odds_lines` can tell the odds of this game (then `help` offers them)."""
+
     def odds_lines(self, state: Any) -> list[str]:
         raise OddsUnavailableError(f"odds are not available for {self.game.title}")
 
@@ -262,6 +265,8 @@ class PickominoPresenter(Presenter):
             "Type 'stop!' or 'yes' to stop anyway, or 'roll'."
         )
 
+    has_odds = True
+
     def odds_lines(self, state: PickominoState) -> list[str]:
         """The solver's expected worms and failure chance of every legal choice."""
         try:  # imported by name: the solver is optional and heavy, loaded on first request
@@ -395,6 +400,16 @@ class KarolinchenPresenter(Presenter):
         ]
 
     # --- what happened ----------------------------------------------------------------------
+    def summary(self, states: Sequence[Any], actions: Sequence[str]) -> list[str]:
+        """The record move by move, each with its notation and what it did in words."""
+        lines = []
+        for number, text in enumerate(actions, 1):
+            before, after = states[number - 1], states[number]
+            told = self.log(before, self.game.parse_action(before, text), after)
+            words = "; ".join(line.text.strip(" —.") for line in told)
+            lines.append(f"{number:>4} · {text:<8} {words}.")
+        return lines
+
     def log(
         self, before: KarolinchenState, action: KAction, after: KarolinchenState
     ) -> list[LogLine]:

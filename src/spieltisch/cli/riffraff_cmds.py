@@ -129,9 +129,9 @@ def write_png(board: Board, path: Path, width: int = 640, height: int = 480) -> 
     """Draw the ship holding `board` offscreen and write it to `path` as a PNG; returns None,
     or why no picture was written."""
     os.environ.setdefault("MUJOCO_GL", "osmesa")  # offscreen unless told otherwise
-    from spieltisch.games.riffraff.physics import render_rgb
+    try:  # importing the engine loads the OpenGL backend, which may be missing too
+        from spieltisch.games.riffraff.physics import render_rgb
 
-    try:
         pixels = render_rgb(board, width, height)
     except Exception as error:  # the OpenGL backend is outside our control
         return (

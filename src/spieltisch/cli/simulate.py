@@ -134,7 +134,7 @@ def format_table(result: SimulationResult) -> str:
         )
     if result.shared_games:
         lines.append(f"shared wins in {result.shared_games} games (1/k to each of k winners)")
-    stats: list[tuple[str, str]] = [("mean turns", f"{result.mean_turns:.2f}")]
+    stats: list[tuple[str, str]] = [("mean decision runs", f"{result.mean_decision_runs:.2f}")]
     for key, value in result.stats.items():
         shown = "  ".join(_number(v) for v in value) if isinstance(value, list) else _number(value)
         stats.append((key.replace("_", " "), shown))

@@ -104,6 +104,6 @@ def terminal_console(fast: bool = False) -> Console:
         input,
         _write_stdout,
         colour=colour_wanted(sys.stdout),
-        pace=0 if fast else 0.8,
+        pace=0 if fast or not sys.stdout.isatty() else 0.8,  # no pauses into a pipe or file
         line_editing=editing,
     )

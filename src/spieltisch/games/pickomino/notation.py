@@ -223,6 +223,11 @@ def _grill_line(state: PickominoState) -> str:
     return " ".join(cells)
 
 
+def _worms_line() -> str:
+    """The worms of each tile, under the tile in the grill line."""
+    return " ".join(f"{tile_worms(tile):>2}" for tile in TILES)
+
+
 def _stack_line(game: Pickomino, state: PickominoState, seat: int, name: str) -> str:
     stack = state.stacks[seat]
     top = f"top {stack[-1]} ({tile_worms(stack[-1])}w)" if stack else "no tiles"
@@ -249,14 +254,19 @@ def _stop_line(game: Pickomino, state: PickominoState, names: Sequence[str]) -> 
 def render(game: Pickomino, state: PickominoState, names: Sequence[str] | None = None) -> str:
     """The table on one screen: grill, stacks, roll, dice set aside, sum and what a stop does."""
     names = names or [f"seat {s}" for s in range(game.num_players)]
-    lines = [f"Grill      {_grill_line(state)}", "           (·· in a stack, ## turned down)"]
+    lines = [
+        f"Grill      {_grill_line(state)}",
+        f"Worms      {_worms_line()}",
+        "           (·· in a stack, ## turned down)",
+    ]
     lines += [_stack_line(game, state, s, names[s]) for s in range(game.num_players)]
     if state.phase is Phase.OVER:
         winners = " and ".join(names[s] for s in game.winners(state))
         return "\n".join([*lines, f"Game over: {winners} won"])
     kept = " ".join(dice_text(state.kept)) or "-"
     worm = "worm ✓" if state.has_worm else "no worm yet"
-    lines.append(f"Set aside  {kept}   sum {state.total}, {worm}, {state.dice_left} dice left")
+    left = f"{state.dice_left} {'die' if state.dice_left == 1 else 'dice'} left"
+    lines.append(f"Set aside  {kept}   sum {state.total}, {worm}, {left}")
     if state.phase is Phase.CHOOSE:
         lines.append(f"Roll       {' '.join(dice_text(state.rolled))}")
         lines.append(f"Choose     {faces_text(game.choosable_faces(state))}")
