@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
 from tests.server.live import ARTIFACTS, CHROMIUM, LiveServer, chromium, start_server
@@ -190,3 +191,34 @@ def test_two_people_play_karolinchen(browser: object, server: LiveServer) -> Non
     shot(first, "karolinchen-result-first")
     shot(second, "karolinchen-result-second")
     assert first.inner_text("#result .winner") and second.inner_text("#result .winner")  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="module")
+def paced(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A server whose bots take a human pace, so a person can type while they play."""
+    with start_server(tmp_path_factory.mktemp("paced"), bot_delay=0.3) as live:
+        yield live
+
+
+def test_typing_in_the_chat_survives_the_bots_moves(browser: object, paced: LiveServer) -> None:
+    page = new_page(browser, paced)
+    body = {"game": "pickomino", "seats": [{"bot": "greedy"}, {"bot": "greedy"}, {}], "seed": 4}
+    table = httpx.post(paced.url + "api/tables", json=body).json()["id"]
+    page.goto(paced.url + f"#/t/{table}")  # type: ignore[attr-defined]
+    page.fill("#join-name", "Tess")  # type: ignore[attr-defined]
+    page.click(".seat button")  # type: ignore[attr-defined]
+    page.wait_for_selector("#chat-text")  # type: ignore[attr-defined]
+    page.click("#chat-text")  # type: ignore[attr-defined]
+    line = "the bots are quick today"
+    for half in (line[:10], line[10:]):
+        before = version(page)
+        page.keyboard.type(half, delay=40)  # type: ignore[attr-defined]
+        page.wait_for_function("v => document.body.dataset.version !== v", arg=before)  # type: ignore[attr-defined]
+    assert page.input_value("#chat-text") == line  # type: ignore[attr-defined]
+    assert page.evaluate("document.activeElement.id") == "chat-text"  # type: ignore[attr-defined]
+    page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    page.wait_for_selector("#chat-lines li")  # type: ignore[attr-defined]
+    assert page.inner_text("#chat-lines .chat-text") == line  # type: ignore[attr-defined]
+    announced = page.inner_text("#announce")  # type: ignore[attr-defined]
+    assert "greedy" in announced, announced  # the bots' moves were told to screen readers
+    assert page.locator("h1").count() == 1  # type: ignore[attr-defined]

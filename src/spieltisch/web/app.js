@@ -4,7 +4,7 @@
 //   #/r/ID        the replay of a finished table
 
 import { api, ApiError, keepName, keepToken, savedName, tokenFor } from "./api.js";
-import { clear, h, replaceChildren } from "./dom.js";
+import { clear, h, keepingPlace, replaceChildren } from "./dom.js";
 import { detectLanguage, has, language, LANGUAGES, setLanguage, t } from "./i18n.js";
 import { gameView } from "./games/index.js";
 
@@ -27,6 +27,12 @@ export function notify(text) {
   box.hidden = false;
   clearTimeout(noticeTimer);
   noticeTimer = setTimeout(() => (box.hidden = true), 4000);
+}
+
+// A polite live region: screen readers tell what happened without taking the focus.
+export function announce(lines) {
+  const box = document.getElementById("announce");
+  if (box && lines.length) box.textContent = lines.join(" ");
 }
 
 function seatName(seat) {
@@ -232,19 +238,36 @@ function tablePage(tableId) {
     }
     if (message.type === "chat") {
       chat = chat.concat([message.line]).slice(-50);
-      drawChat();
+      keepingPlace(drawChat);
       return;
     }
     if (message.type !== "state") return;
     if (message.chat) chat = message.chat;
+    const known = last && last.log.length ? last.log[last.log.length - 1].seq : -1;
     if (!message.log_full && last) {
-      const known = last.log.length ? last.log[last.log.length - 1].seq : -1;
       message.log = last.log.concat(message.log.filter((entry) => entry.seq > known)).slice(-200);
     }
+    const before = last;
     last = message;
     document.body.dataset.version = String(message.version);
     draw();
+    if (before) announce(news(before, message, known));
     loadOdds();
+  }
+
+  // What a screen reader hears after a change: the new log lines, whose turn it is, the result.
+  function news(before, message, known) {
+    const names = message.table.seats.map(seatName);
+    const view = gameView(message.table.game);
+    const lines = message.log.filter((entry) => entry.seq > known).map((entry) => logText(entry, names, view));
+    const mover = message.to_move;
+    if (mover !== null && (mover !== before.to_move || lines.length)) {
+      lines.push(mover === message.you ? t("table.your_turn") : t("table.turn_of", { name: names[mover] }));
+    }
+    if (message.result && !before.result) {
+      lines.push(t("table.won", { names: message.result.winners.map((w) => names[w]).join(", ") }));
+    }
+    return lines;
   }
 
   function send(message) {
@@ -335,7 +358,8 @@ function tablePage(tableId) {
     const names = last.table.seats.map(seatName);
     const view = gameView(last.table.game);
     const items = last.log.slice().reverse().map((entry) => h("li", { "data-key": entry.key, text: logText(entry, names, view) }));
-    return h("section", { class: "log panel" }, h("h2", { text: t("table.log") }), h("ol", { reversed: true }, items));
+    return h("section", { class: "log panel", id: "game-log" }, h("h2", { text: t("table.log") }),
+      h("ol", { reversed: true, tabindex: 0, "data-keep-scroll": "log", "aria-label": t("table.log") }, items));
   }
 
   const chatPanel = h("section", { class: "chat panel" });
@@ -366,7 +390,10 @@ function tablePage(tableId) {
   }
 
   function draw() {
-    if (!last) return;
+    if (last) keepingPlace(drawTable);
+  }
+
+  function drawTable() {
     root.classList.remove("sending");
     const { table, you } = last;
     const invite = `${location.origin}${location.pathname}#/t/${tableId}`;

@@ -45,3 +45,31 @@ export function append(node, ...children) {
 export function replaceChildren(node, ...children) {
   return fill(clear(node), {}, children);
 }
+
+// Rebuild part of the page without losing the person's place: the focused element (or the
+// one that takes its place, found by id or by what it does), the caret of a text field and
+// the scroll of elements marked data-keep-scroll survive `rebuild`.
+export function keepingPlace(rebuild) {
+  const active = document.activeElement;
+  const key = focusKey(active);
+  const caret = active && typeof active.selectionStart === "number" ? [active.selectionStart, active.selectionEnd] : null;
+  const scrolls = [...document.querySelectorAll("[data-keep-scroll]")].map((el) => [el.dataset.keepScroll, el.scrollTop]);
+  rebuild();
+  for (const [name, top] of scrolls) {
+    const found = document.querySelector(`[data-keep-scroll="${CSS.escape(name)}"]`);
+    if (found) found.scrollTop = top;
+  }
+  const target = active && active.isConnected ? active : key ? document.querySelector(key) : null;
+  if (!target || target === document.activeElement) return;
+  target.focus({ preventScroll: true });
+  if (caret && typeof target.setSelectionRange === "function") target.setSelectionRange(caret[0], caret[1]);
+}
+
+const FOCUS_ATTRIBUTES = ["data-action", "data-piece", "data-face", "data-card", "data-seat"];
+
+function focusKey(node) {
+  if (!node || node === document.body || !(node instanceof Element)) return null;
+  if (node.id) return `#${CSS.escape(node.id)}`;
+  const attribute = FOCUS_ATTRIBUTES.find((name) => node.hasAttribute(name));
+  return attribute ? `${node.tagName.toLowerCase()}[${attribute}="${CSS.escape(node.getAttribute(attribute))}"]` : null;
+}
