@@ -163,3 +163,11 @@ def test_the_replay_tells_the_story_of_each_roll() -> None:
     assert lines[0].startswith("   1 · =") and "The dice are rolled into the middle" in lines[0]
     assert all("chance:" not in line for line in lines)
     assert any("takes [" in line for line in lines)
+
+
+def test_the_view_tells_the_fruit_of_every_laid_place_so_covered_dice_keep_their_colour() -> None:
+    game = game_for(2)
+    state = position(["gb", "r"], middle="yy", covered=(4, 0), seat=0)
+    worm = game.view(state, 0)["worms"][0]
+    assert worm["fruits"] == "gggggb"  # five gooseberries, then the blueberry
+    assert worm["current"] == "b"  # the card's colour is not the colour of every covered die

@@ -96,6 +96,7 @@ def test_views_show_every_worm_and_only_the_mover_gets_actions() -> None:
         "current": "o",
         "free": 0,
         "hand": ["r", "g", "y", "p"],
+        "fruits": "boo",  # the fruit of each place on the laid cards, tail first
     }
     assert view["middle"] == "gyb"
     assert view["legal_actions"] == ["lay r", "lay g", "lay y", "lay p"]

@@ -113,6 +113,7 @@ def test_a_person_plays_a_whole_game_against_a_bot(browser: object, server: Live
         assert clicks < MAX_CLICKS, "the game did not end"
     shot(page, "pickomino-result")
     assert page.inner_text("#result .winner")  # type: ignore[attr-defined]
+    assert page.query_selector(".board .turn") is None  # type: ignore[attr-defined]
     page.click("#watch-replay")  # type: ignore[attr-defined]
     page.wait_for_selector("#replay-step")  # type: ignore[attr-defined]
     page.click("#replay-next")  # type: ignore[attr-defined]
@@ -222,3 +223,18 @@ def test_typing_in_the_chat_survives_the_bots_moves(browser: object, paced: Live
     announced = page.inner_text("#announce")  # type: ignore[attr-defined]
     assert "greedy" in announced, announced  # the bots' moves were told to screen readers
     assert page.locator("h1").count() == 1  # type: ignore[attr-defined]
+
+
+def test_dead_ends_say_why_and_lead_on(browser: object, server: LiveServer) -> None:
+    page = new_page(browser, server)
+    page.goto(server.url + "#/t/no-such-table")  # type: ignore[attr-defined]
+    page.wait_for_selector("#dead-end")  # type: ignore[attr-defined]
+    assert page.inner_text("#dead-end h2") == "No such table"  # type: ignore[attr-defined]
+    body = {"game": "pickomino", "seats": [{}, {"bot": "greedy"}], "seed": 2}
+    table = httpx.post(server.url + "api/tables", json=body).json()["id"]
+    page.goto(server.url + f"#/r/{table}")  # type: ignore[attr-defined]
+    page.wait_for_selector(f"#dead-end a[href='#/t/{table}']")  # type: ignore[attr-defined]
+    assert page.inner_text("#dead-end h2") == "This game is still being played"  # type: ignore[attr-defined]
+    shot(page, "replay-not-over")
+    page.click("#dead-end-lobby")  # type: ignore[attr-defined]
+    page.wait_for_selector("#make-table")  # type: ignore[attr-defined]

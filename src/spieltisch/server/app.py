@@ -233,9 +233,10 @@ def replay_steps(table: LiveTable) -> dict[str, JsonValue]:
     steps: list[dict[str, JsonValue]] = [
         {"action": None, "actor": None, "view": game.view(states[0], None)}
     ]
-    actors = [e.actor for e in table.entries if e.action is not None]
-    for text, actor, state in zip(record.actions, actors, states[1:], strict=True):
-        steps.append({"action": text, "actor": actor, "view": game.view(state, None)})
+    moves = [e for e in table.entries if e.action is not None]
+    for text, move, state in zip(record.actions, moves, states[1:], strict=True):
+        step = {"action": text, "actor": move.actor, "view": game.view(state, None)}
+        steps.append({**step, "entry": table.log_entry(move, None)})  # the log's words
     return {"record": record.to_json(), "table": table.summary(), "steps": steps, "chance": CHANCE}
 
 

@@ -227,7 +227,10 @@ function tablePage(tableId) {
   function receive(message) {
     if (message.type === "error") {
       if (message.code === "bad_token") keepToken(tableId, null);
-      if (message.code === "no_table") stopped = true;
+      if (message.code === "no_table") {
+        stopped = true;
+        return deadEnd(root, message, null);
+      }
       notify(errorText(message));
       if (message.code === "stale_version") send({ type: "sync" });
       return;
@@ -461,6 +464,16 @@ export function logText(entry, names, view) {
   return has(`log.${entry.key}`) ? t(`log.${entry.key}`, args) : entry.key;
 }
 
+// A page that leads nowhere says why and offers a way on: the lobby, or the live table.
+function deadEnd(root, error, tableLink) {
+  replaceChildren(root, h("section", { class: "panel dead-end", id: "dead-end" },
+    h("h2", { text: has(`dead.${error.code}`) ? t(`dead.${error.code}`) : errorText(error) }),
+    h("p", { text: errorText(error) }),
+    h("p", {},
+      tableLink ? h("a", { class: "button primary", href: tableLink, text: t("dead.to_table") }) : null, " ",
+      h("a", { class: "button", href: "#/", id: "dead-end-lobby", text: t("dead.to_lobby") }))));
+}
+
 // --- the replay viewer ------------------------------------------------------------------------
 function replayPage(tableId) {
   const root = h("div", { class: "replay-page" });
@@ -484,8 +497,7 @@ function replayPage(tableId) {
       status: "replay", tableId: `replay:${tableId}`, notify, act: () => {}, odds: null, oddsOn: false, setOdds: null,
     });
     const last = data.steps.length - 1;
-    const entry = current.action === null ? null
-      : { key: current.actor === data.chance ? "chance" : "move", args: current.actor === data.chance ? { outcome: current.action } : { seat: current.actor, action: current.action } };
+    const entry = current.action === null ? null : current.entry;
     replaceChildren(root, 
       h("div", { class: "table-head" },
         h("a", { href: "#/", class: "button", text: t("table.back") }),
@@ -504,7 +516,7 @@ function replayPage(tableId) {
   api(`/api/tables/${tableId}/replay`).then((found) => {
     data = found;
     go(0);
-  }).catch((error) => notify(errorText(error)));
+  }).catch((error) => deadEnd(root, error, error.code === "not_over" ? `#/t/${tableId}` : null));
   const keys = (event) => {
     if (!data) return;
     if (event.key === "ArrowRight") go(step + 1);

@@ -220,6 +220,7 @@ def _seat_json(state: KarolinchenState, seat: int) -> dict[str, JsonValue]:
         "current": LETTERS[state.current(seat)] if laid else None,
         "free": state.free(seat) if laid else None,
         "hand": [LETTERS[f] for f in state.hand(seat)] if laid else [],
+        "fruits": "".join(LETTERS[f] * COUNTS[f] for f in state.cards[seat]),
     }
 
 

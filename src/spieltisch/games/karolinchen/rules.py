@@ -19,7 +19,7 @@ from spieltisch.core.options import options_to_json, parse_options
 from spieltisch.core.protocol import CHANCE, Game, JsonValue, Mover
 from spieltisch.core.registry import register_game
 from spieltisch.games.karolinchen import notation
-from spieltisch.games.karolinchen.data import COUNTS, DICE, FRUITS, NUM_FRUITS
+from spieltisch.games.karolinchen.data import COUNTS, DICE, FRUITS, LETTERS, NUM_FRUITS
 from spieltisch.games.karolinchen.state import (
     LEAVE,
     NO_DICE,
@@ -42,6 +42,9 @@ from spieltisch.games.karolinchen.state import (
 )
 
 __all__ = ["Karolinchen"]
+
+TOLD_STEPS = frozenset({"take", "none", "full", "eat", "grow"})
+"""The steps of an action that a table's log tells (`Karolinchen.story`)."""
 
 
 class _Table:
@@ -332,6 +335,18 @@ class Karolinchen(Game[KarolinchenState, Action]):
 
     def read_action(self, state: KarolinchenState, text: str) -> Action:
         return notation.read_action(self, state, text)
+
+    def story(
+        self, before: KarolinchenState, action: Action, after: KarolinchenState
+    ) -> dict[str, JsonValue]:
+        """Who rolled (or that the dice were dealt), and what the action set off: dice taken,
+        cards full, the worms eating."""
+        steps = [
+            [step.kind, step.seat, LETTERS[step.fruit] if step.fruit >= 0 else None, step.number]
+            for step in self.trace(before, action)
+            if step.kind in TOLD_STEPS
+        ]
+        return {"seat": before.seat, "deal": before.phase is Phase.DEAL, "steps": steps}
 
     def render(self, state: KarolinchenState) -> str:
         return notation.render(self, state)

@@ -38,7 +38,8 @@ const lastEaten = new Map();
 function wormBody(worm, fruits, key) {
   const size = fruits.reduce((sum, f) => sum + f.count, 0);
   const segments = [];
-  const colour = worm.current ? COLOURS[worm.current].fill : "#ccc";
+  // a covered fruit shows the colour of the die on it: the fruit of the card it lies on
+  const colourAt = (i) => (COLOURS[(worm.fruits || "")[i]] || { fill: "#ccc" }).fill;
   const before = lastEaten.has(key) ? lastEaten.get(key) : worm.eaten;
   lastEaten.set(key, worm.eaten);
   for (let i = 0; i < size; i += 1) {
@@ -46,7 +47,7 @@ function wormBody(worm, fruits, key) {
     if (kind === "eaten" && i >= before) kind += " just-eaten";
     const x = 14 + i * 15;
     const y = 22 + (i % 2 ? -4 : 4);
-    segments.push(s("circle", { cx: x, cy: y, r: 9, class: `kc-segment ${kind}`, style: kind === "covered" ? `fill:${colour}` : null }));
+    segments.push(s("circle", { cx: x, cy: y, r: 9, class: `kc-segment ${kind}`, style: kind === "covered" ? `fill:${colourAt(i)}` : null }));
   }
   segments.push(s("circle", { cx: 14 + size * 15 + 4, cy: 20, r: 13, class: "kc-head" }));
   return s("svg", { viewBox: `0 0 ${size * 15 + 40} 44`, class: "kc-worm", role: "img", "aria-label": `${worm.progress}/${size}` }, segments);
@@ -69,7 +70,7 @@ export function render(root, ctx) {
   const middle = view.middle.split("").filter(Boolean);
   append(root, 
     h("section", { class: "kc-middle" }, h("h3", { text: t("kc.middle") }),
-      h("div", { class: "kc-dice" }, middle.length ? middle.map((letter) => colourDie(letter)) : h("span", { class: "muted", text: t("kc.eat") }))),
+      h("div", { class: "kc-dice" }, middle.length ? middle.map((letter) => colourDie(letter)) : h("span", { class: "muted", text: t("kc.rolling") }))),
     h("section", { class: "kc-worms" }, view.worms.map((worm, seat) => {
       const mine = seat === ctx.you;
       const hand = worm.hand.map((letter) => {
@@ -95,12 +96,31 @@ export function render(root, ctx) {
       : null);
 }
 
-export function logText(entry, args) {
+// The log: who rolled what, who laid which card, and what it set off (dice taken, worms eating).
+export function logText(entry, args, names = []) {
+  const who = (seat) => names[seat] || `#${seat + 1}`;
+  const said = [];
   if (entry.key === "chance" && args.outcome && args.outcome.startsWith("=")) {
-    return t("kc.log.dice", { dice: args.outcome.slice(1).split("").map((l) => t(`kc.fruit.${l}`)).join(", ") });
+    const dice = args.outcome.slice(1).split("").map((l) => t(`kc.fruit.${l}`)).join(", ");
+    said.push(args.deal || !("seat" in args) ? t("kc.log.dice", { dice }) : t("kc.log.roll", { name: who(args.seat), dice }));
+  } else if (entry.key === "move" && args.action && args.action.startsWith("lay ")) {
+    said.push(t("kc.log.lay", { ...args, fruit: t(`kc.fruit.${args.action.slice(4)}`) }));
+  } else if (!args.steps) {
+    return null;
   }
-  if (entry.key === "move" && args.action && args.action.startsWith("lay ")) {
-    return t("kc.log.lay", { ...args, fruit: t(`kc.fruit.${args.action.slice(4)}`) });
+  return said.concat(stepsText(args.steps || [], who)).join(" ");
+}
+
+function stepsText(steps, who) {
+  const said = [];
+  const eats = steps.filter(([kind]) => kind === "eat");
+  for (const [kind, seat, fruit, number] of steps) {
+    const words = { name: who(seat), fruit: fruit ? t(`kc.fruit.${fruit}`) : "", n: number };
+    if (kind === "eat" && eats[0][1] === seat) {
+      said.push(t("kc.log.eat", { eaten: eats.map(([, s, , n]) => `${who(s)} ${n}`).join(", ") }));
+    } else if (kind !== "eat") {
+      said.push(t(`kc.log.${kind}`, words));
+    }
   }
-  return null;
+  return said;
 }

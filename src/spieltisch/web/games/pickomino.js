@@ -140,7 +140,8 @@ export function render(root, ctx) {
         h("input", { type: "checkbox", id: "odds", checked: ctx.oddsOn, onchange: (e) => ctx.setOdds(e.target.checked) }),
         h("span", { text: t("pk.odds") }))
       : null);
-  append(root, grill(view), stacks(view, ctx), turn);
+  const over = ctx.status === "over";
+  append(root, grill(view), stacks(view, ctx), over ? null : turn); // no turn after the end
 }
 
 export function logText(entry, args, names = []) {
