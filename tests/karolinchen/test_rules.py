@@ -1,4 +1,4 @@
-"""One test per rule of the Karolinchen spec (shared/rules/karolinchen.md)."""
+"""One test per rule of the Karolinchen spec (docs/rules/karolinchen.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Karolinchen: the pure rules.
 
-The spec is `shared/rules/karolinchen.md`. Dice are chance nodes: the rules never roll, a
+The spec is `docs/rules/karolinchen.md`. Dice are chance nodes: the rules never roll, a
 `Dice` outcome (how many rolled dice show each colour) is applied like any other action. Every
 forced step (look, place, end of turn, eating) happens inside `apply`; the only decisions are
 which card to lay next and, when the `auto_take` option is off, whether to take the dice for it.

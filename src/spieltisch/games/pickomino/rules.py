@@ -1,6 +1,6 @@
 """Pickomino (Heckmeck am Bratwurmeck, Regenwormen): the pure rules.
 
-The spec is `shared/rules/pickomino.md`. Dice are chance nodes: the rules never roll, a
+The spec is `docs/rules/pickomino.md`. Dice are chance nodes: the rules never roll, a
 `Dice` outcome (how many dice show each face) is applied like any other action.
 """
 

@@ -1,4 +1,4 @@
-"""Riff Raff: the pure rules. The spec is `shared/rules/riffraff.md`.
+"""Riff Raff: the pure rules. The spec is `docs/rules/riffraff.md`.
 
 Cards are chosen one seat after another but stay hidden until all are down (views show only
 that a seat has chosen). A placement is a player's action; what the ship does with it is a
