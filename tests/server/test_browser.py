@@ -238,3 +238,23 @@ def test_dead_ends_say_why_and_lead_on(browser: object, server: LiveServer) -> N
     shot(page, "replay-not-over")
     page.click("#dead-end-lobby")  # type: ignore[attr-defined]
     page.wait_for_selector("#make-table")  # type: ignore[attr-defined]
+
+
+def test_the_lobby_offers_every_game_option(browser: object, server: LiveServer) -> None:
+    page = new_page(browser, server)
+    page.wait_for_selector("#make-table")  # type: ignore[attr-defined]
+    page.click("#game-options summary")  # type: ignore[attr-defined]
+    options = page.eval_on_selector_all(  # type: ignore[attr-defined]
+        "#game-options [data-option]", "nodes => nodes.map(n => n.dataset.option)"
+    )
+    assert options == ["flip_when_nothing_returned", "short_game", "start_seat"]
+    assert "official variant" in page.inner_text("[data-option='short_game']")  # type: ignore[attr-defined]
+    page.check("#opt-short_game")  # type: ignore[attr-defined]
+    page.select_option("#opt-start_seat", "1")  # type: ignore[attr-defined]
+    shot(page, "lobby-options")
+    page.fill("#name", "Olga")  # type: ignore[attr-defined]
+    page.click("#make-table")  # type: ignore[attr-defined]
+    page.wait_for_selector(".board .stacks")  # type: ignore[attr-defined]
+    table = page.url.rsplit("/", 1)[-1]  # type: ignore[attr-defined]
+    made = httpx.get(server.url + f"api/tables/{table}").json()
+    assert made["options"]["short_game"] is True and made["options"]["start_seat"] == 1

@@ -48,11 +48,22 @@ function translateStatic() {
 }
 
 // --- the lobby ------------------------------------------------------------------------------
+// Options whose values are a short list (seat numbers are 0-based, shown from 1).
+const OPTION_CHOICES = {
+  start_seat: (seats) => ["random", ...Array.from({ length: seats }, (_, i) => i)],
+  tail_fruits: () => ["fixed", "random"],
+  catching: () => ["choose", "model"],
+};
+
+function choiceText(choice) {
+  return typeof choice === "number" ? t("opt.seat", { n: choice + 1 }) : t(`opt.value.${choice}`);
+}
+
 function lobbyPage() {
   let games = [];
   let tables = [];
   let timer = null;
-  const form = { game: "pickomino", seats: [null, "optimal"], clock: "" };
+  const form = { game: "pickomino", seats: [null, "optimal"], clock: "", options: {} };
   const root = h("div", { class: "lobby" });
   // Kept across redraws, so what is being typed survives a language switch or a refresh.
   const name = h("input", { id: "name", value: savedName(), maxlength: 32, autocomplete: "nickname" });
@@ -85,6 +96,7 @@ function lobbyPage() {
           class: chosen ? "primary" : "",
           text: t("lobby.create"),
           onclick: () => {
+            if (form.game !== game.name) form.options = {};
             form.game = game.name;
             const size = Math.min(Math.max(form.seats.length, game.min_players), game.max_players);
             form.seats = form.seats.slice(0, size);
@@ -129,6 +141,7 @@ function lobbyPage() {
         h("button", { class: "small", text: "+", title: t("lobby.add_seat"), "aria-label": t("lobby.add_seat"), onclick: () => resize(1) })),
       h("ol", { class: "seat-list" }, form.seats.map((_, i) => seatChoice(game, i))),
       h("label", {}, h("span", { text: t("lobby.clock") }), clock),
+      optionsPanel(game),
       h("button", {
         class: "primary big",
         id: "make-table",
@@ -142,6 +155,7 @@ function lobbyPage() {
               game: form.game,
               seats: form.seats.map((bot) => ({ bot })),
               clock: form.clock ? Number(form.clock) : null,
+              options: form.options,
             });
             if (people) {
               keepName(who);
@@ -154,6 +168,38 @@ function lobbyPage() {
           }
         },
       }));
+  }
+
+  // Every option of the game, each with a line saying what it does; only changed ones are sent.
+  function optionsPanel(game) {
+    if (!game.options.length) return null;
+    return h("details", { class: "options", id: "game-options" },
+      h("summary", { text: t("opt.title") }),
+      game.options.map((option) => h("div", { class: "option", "data-option": option.name },
+        h("label", {}, h("span", { class: "option-name", text: t(`opt.${option.name}`) }), optionControl(option)),
+        h("p", { class: "muted option-doc", text: has(`opt.${option.name}.doc`) ? t(`opt.${option.name}.doc`) : option.doc }))));
+  }
+
+  function optionControl(option) {
+    // a table with a person catches by hand unless told otherwise (the server's default)
+    const fallback = option.name === "catching" && form.seats.includes(null) ? "choose" : option.default;
+    const value = option.name in form.options ? form.options[option.name] : fallback;
+    const set = (chosen) => {
+      if (String(chosen) === String(fallback)) delete form.options[option.name];
+      else form.options[option.name] = chosen;
+    };
+    if (typeof option.default === "boolean") {
+      return h("input", { type: "checkbox", id: `opt-${option.name}`, checked: value, onchange: (e) => set(e.target.checked) });
+    }
+    const choices = OPTION_CHOICES[option.name];
+    if (!choices) {
+      return h("input", { id: `opt-${option.name}`, value: String(value), size: 8, onchange: (e) => set(e.target.value.trim()) });
+    }
+    const list = choices(form.seats.length);
+    const select = h("select", { id: `opt-${option.name}`, onchange: (e) => set(list.find((c) => String(c) === e.target.value)) },
+      list.map((choice) => h("option", { value: String(choice), text: choiceText(choice) })));
+    select.value = String(value);
+    return select;
   }
 
   function tableRow(table) {
