@@ -121,6 +121,14 @@ def test_a_person_plays_a_whole_game_against_a_bot(browser: object, server: Live
     assert page.inner_text("#replay-step").startswith("Step 2 of")  # type: ignore[attr-defined]
     page.click("#replay-last")  # type: ignore[attr-defined]
     shot(page, "pickomino-replay")
+    page.click("#replay-first")  # type: ignore[attr-defined]
+    page.select_option("#replay-speed", "4")  # type: ignore[attr-defined]
+    page.click("#replay-play")  # the replay plays by itself  # type: ignore[attr-defined]
+    page.wait_for_function(
+        "document.querySelector('#replay-step').textContent.startsWith('Step 3 ')"
+    )  # type: ignore[attr-defined]
+    page.click("#replay-play")  # pause  # type: ignore[attr-defined]
+    assert page.inner_text("#replay-play") == "Play"  # type: ignore[attr-defined]
 
 
 def test_a_reload_mid_game_resumes(browser: object, server: LiveServer) -> None:

@@ -520,16 +520,34 @@ function deadEnd(root, error, tableLink) {
       h("a", { class: "button", href: "#/", id: "dead-end-lobby", text: t("dead.to_lobby") }))));
 }
 
+const REPLAY_STEP_MS = 900; // one step of autoplay at 1×
+const REPLAY_SPEEDS = [0.5, 1, 2, 4];
+
 // --- the replay viewer ------------------------------------------------------------------------
 function replayPage(tableId) {
   const root = h("div", { class: "replay-page" });
   app.append(root);
   let data = null;
   let step = 0;
+  let playing = null; // the autoplay timer while the replay plays by itself
+  let speed = 1;
 
   function go(to) {
     step = Math.max(0, Math.min(data.steps.length - 1, to));
-    draw();
+    if (step === data.steps.length - 1) pause();
+    keepingPlace(draw);
+  }
+
+  function play() {
+    if (step === data.steps.length - 1) step = 0;
+    clearInterval(playing);
+    playing = setInterval(() => go(step + 1), REPLAY_STEP_MS / speed);
+    keepingPlace(draw);
+  }
+
+  function pause() {
+    clearInterval(playing);
+    playing = null;
   }
 
   function draw() {
@@ -553,10 +571,22 @@ function replayPage(tableId) {
         h("button", { id: "replay-prev", text: t("replay.prev"), onclick: () => go(step - 1) }),
         h("input", { type: "range", min: 0, max: last, value: step, "aria-label": t("replay.title"), oninput: (e) => go(Number(e.target.value)) }),
         h("button", { id: "replay-next", text: t("replay.next"), onclick: () => go(step + 1) }),
-        h("button", { id: "replay-last", text: t("replay.last"), onclick: () => go(last) })),
+        h("button", { id: "replay-last", text: t("replay.last"), onclick: () => go(last) }),
+        h("button", { id: "replay-play", class: "primary", text: playing ? t("replay.pause") : t("replay.play"),
+          onclick: () => (playing ? (pause(), keepingPlace(draw)) : play()) }),
+        speedChoice()),
       h("p", { class: "status", id: "replay-step", text: t("replay.step", { n: step, total: last }) }),
       entry ? h("p", { class: "muted", text: logText(entry, names, view) }) : null,
       board);
+  }
+
+  function speedChoice() {
+    const select = h("select", { id: "replay-speed", "aria-label": t("replay.speed"), onchange: (e) => {
+      speed = Number(e.target.value);
+      if (playing) play();
+    } }, REPLAY_SPEEDS.map((n) => h("option", { value: n, text: `${n}×` })));
+    select.value = String(speed);
+    return select;
   }
 
   api(`/api/tables/${tableId}/replay`).then((found) => {
@@ -569,7 +599,13 @@ function replayPage(tableId) {
     if (event.key === "ArrowLeft") go(step - 1);
   };
   document.addEventListener("keydown", keys);
-  return { stop: () => document.removeEventListener("keydown", keys), redraw: draw };
+  return {
+    stop: () => {
+      pause();
+      document.removeEventListener("keydown", keys);
+    },
+    redraw: draw,
+  };
 }
 
 // --- start ------------------------------------------------------------------------------------

@@ -129,7 +129,7 @@ export function render(root, ctx) {
       h("span", { class: "sum", id: "sum", text: t("pk.sum", { sum: view.sum }) }),
       h("span", { class: view.has_worm ? "worm-yes" : "worm-no", text: view.has_worm ? t("pk.worm_yes") : t("pk.worm_no") }),
       h("span", { class: "muted", text: t("pk.dice_left", { n: view.dice_left }) })),
-    rolled ? h("p", { class: "hint", text: t("pk.rolled") }) : null,
+    rolled ? h("p", { class: "hint", text: mine ? t("pk.rolled") : t("pk.rolled_other") }) : null,
     rolled ? diceRow(view.state.rolled, { clickable: mine, legal, act: ctx.act, odds, kind: "rolled", fresh }) : null,
     view.state.kept.some((c) => c > 0)
       ? h("div", { class: "kept" }, h("h3", { text: t("pk.kept") }), diceRow(view.state.kept, { clickable: false, legal, act: ctx.act, odds: null, kind: "kept" }))
