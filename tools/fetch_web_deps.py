@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Fetch the web client's browser modules (three.js) from the npm registry, without node.
+"""Fetch the web client's browser modules (three.js; axe-core for the browser tests' accessibility
+checks) from the npm registry, without node.
 
 Reads package-lock.json, downloads each needed package tarball from its `resolved` URL,
 checks it against the lock's `integrity` (sha512), and unpacks only the ES module files the
@@ -33,6 +34,7 @@ WANTED = {
         "build/three.core.js",
         "examples/jsm/controls/OrbitControls.js",
     ),
+    "axe-core": ("LICENSE", "axe.min.js"),  # accessibility checks of the browser tests
 }
 """Per package: the files (paths inside the package) the web client needs."""
 
