@@ -101,3 +101,14 @@ def test_gymnasium_make_builds_every_registered_game() -> None:
         assert made.observation_space.contains(observation)
         assert info["action_mask"].any()
         made.close()
+
+
+def test_gymnasium_reset_deals_again_when_the_game_ends_before_the_agent_moves() -> None:
+    # With seed 1161 the random bot wins Karolinchen before seat 0 ever chooses a card.
+    gym_env = SingleSeatEnv("karolinchen", opponents="random")
+    observation, info = gym_env.reset(seed=1161)
+    assert info["action_mask"].any() and info["redrawn_games"] == 1
+    again, info_again = gym_env.reset(seed=1161)
+    assert (again == observation).all() and info_again["redrawn_games"] == 1
+    _, info = gym_env.reset(seed=1162)
+    assert info["redrawn_games"] == 0
