@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from spieltisch.adapters.encoding import encoder_for, resolve_chance
+from spieltisch.adapters.encoding import VectorBuilder, encoder_for, resolve_chance
 from spieltisch.core import CHANCE, Game, IllegalAction, InvalidOptions, game_names, make_game
 from spieltisch.games.karolinchen.state import KarolinchenState
 from spieltisch.games.karolinchen.state import Phase as KarolinchenPhase
@@ -160,3 +160,10 @@ def test_karolinchen_observation_holds_the_order_of_each_row() -> None:
     second = replace(first, cards=((0, 4, 2, 3), (1,)))
     for seat in (0, 1):
         assert encoder.observe(first, seat) != encoder.observe(second, seat)
+
+
+def test_vector_builder_scales_and_clips_into_the_unit_interval() -> None:
+    vector = VectorBuilder()
+    vector.scaled([0, 2, 4], 4)
+    vector.scaled([-1, 9], 4)
+    assert vector.values == [0.0, 0.5, 1.0, 0.0, 1.0]

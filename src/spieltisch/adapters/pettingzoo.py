@@ -21,7 +21,7 @@ winner gets 1/k of a win shared by k seats, the others 0. An illegal action rais
 picture with render_mode="ansi"; with render_mode="human" it prints it, and so do `reset` and
 every step. `env()` wraps the environment in PettingZoo's `OrderEnforcingWrapper` (an error
 for steps, observations or renders before `reset`), as PettingZoo's own environments are;
-`raw_env()` gives it bare.
+`raw_env()` gives it bare, which makes about a fifth more steps per second.
 """
 
 from __future__ import annotations

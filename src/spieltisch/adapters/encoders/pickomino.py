@@ -94,8 +94,9 @@ class PickominoEncoder(Encoder):
         vector = VectorBuilder()
         vector.one_hot(PHASES.index(state.phase), len(PHASES))
         vector.one_hot(seats.index(state.seat), self.players)
-        vector.flags(tile in state.grill for tile in TILES)
-        vector.flags(tile in state.out_of_game for tile in TILES)
+        grill, out = set(state.grill), set(state.out_of_game)  # a property: compute it once
+        vector.flags(tile in grill for tile in TILES)
+        vector.flags(tile in out for tile in TILES)
         for other in seats:
             vector.scaled(stack_places(state.stacks[other]), tiles)
         for other in seats:
