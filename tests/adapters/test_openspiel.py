@@ -30,7 +30,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "openspiel_mcts.py"
 )
 def test_random_sim_test(name: str, params: dict) -> None:
     game = pyspiel.load_game(SHORT_NAMES[name], params)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("name", sorted(SHORT_NAMES))
