@@ -68,7 +68,7 @@ class VectorBuilder:
     def scaled(self, values: Iterable[float], maximum: float) -> None:
         """Each value divided by `maximum`, clipped into [0, 1]."""
         part = [value / maximum for value in values]
-        if part and (min(part) < 0.0 or max(part) > 1.0):  # rare: clipping is slow
+        if part and (min(part) < 0.0 or max(part) > 1.0):  # clip only if needed: it is slow
             part = [min(1.0, max(0.0, value)) for value in part]
         self.values += part
 
