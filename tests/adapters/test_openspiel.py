@@ -11,6 +11,8 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from spieltisch.adapters.openspiel import RANDOM_SEAT, SHORT_NAMES  # noqa: E402
 from spieltisch.core import make_game  # noqa: E402
+from spieltisch.games.pickomino.data import TILES  # noqa: E402
+from spieltisch.games.pickomino.state import Phase, PickominoState  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "openspiel_mcts.py"
 
@@ -48,6 +50,18 @@ def test_start_seat_parameter_chooses_or_draws_the_first_player() -> None:
     assert drawn.rules.options.start_seat == "random"
     outcomes = drawn.new_initial_state().chance_outcomes()
     assert [p for _, p in outcomes] == pytest.approx([1 / 3] * 3)
+
+
+def test_observation_string_holds_the_order_of_each_stack() -> None:
+    game = pyspiel.load_game(SHORT_NAMES["pickomino"])
+    grill = tuple(tile for tile in TILES if tile not in (21, 25, 30))
+    strings = []
+    for stack in [(21, 25, 30), (25, 21, 30)]:
+        state = game.new_initial_state()
+        state.position = PickominoState(grill, (stack, ()), 1, Phase.ROLL)
+        strings.append(state.observation_string(0))
+    assert strings[0] != strings[1]
+    assert strings[0].startswith("Grill")
 
 
 def test_chance_outcomes_are_exact_and_sum_to_one() -> None:

@@ -11,7 +11,8 @@ outcomes (every roll as face counts, start seats, tail fruits) are the integers 
 vocabulary, with the rules' exact probabilities converted to floats. Both games have perfect
 information. Returns are each seat's share of the win (1/k for each of k winners, else 0), so
 they sum to 1. The observation tensor is the encoder's vector for the observing seat; the
-observation string is the game's text picture.
+observation string, like `str(state)`, is the game's text picture followed by the position as
+one line of JSON (the picture alone does not show the order of a stack or a row of cards).
 
 Parameters: every option of the game, with the same name and default (`PARAMETERS`), e.g.
 `pyspiel.load_game("spieltisch_karolinchen(players=3,start_seat=1,tail_fruits=random)")`.
@@ -23,6 +24,7 @@ outcomes cannot be enumerated, while OpenSpiel's explicit chance nodes need them
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -164,7 +166,8 @@ class SpieltischState(pyspiel.State):  # type: ignore[misc]
         return win_shares(self.rules, self.position)
 
     def __str__(self) -> str:
-        return str(self.rules.render(self.position))
+        exact = json.dumps(self.rules.state_to_json(self.position), separators=(",", ":"))
+        return f"{self.rules.render(self.position)}\n{exact}"
 
 
 class SpieltischObserver:
