@@ -5,11 +5,19 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
 
 import pytest
 
-from spieltisch.adapters.encoding import encoder_for, resolve_chance
-from spieltisch.core import CHANCE, IllegalAction, InvalidOptions, game_names, make_game
+from spieltisch.adapters.encoding import VectorBuilder, encoder_for, resolve_chance
+from spieltisch.core import CHANCE, Game, IllegalAction, InvalidOptions, game_names, make_game
+from spieltisch.games.karolinchen.state import KarolinchenState
+from spieltisch.games.karolinchen.state import Phase as KarolinchenPhase
+from spieltisch.games.pickomino.data import TILES
+from spieltisch.games.pickomino.state import Phase as PickominoPhase
+from spieltisch.games.pickomino.state import PickominoState
 
 CASES = [
     ("pickomino", {"players": 3}),
@@ -99,3 +107,63 @@ def test_every_registered_game_has_an_encoder() -> None:
         assert len(encoder.describe().splitlines()) == 2 + encoder.num_actions + len(
             encoder.fields()
         )
+
+
+def visited_states(game: Game[Any, Any], games: int, seed: int) -> Iterator[Any]:
+    """Every state of `games` seeded random games, chance nodes included."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = game.new_state()
+        yield state
+        while not game.is_over(state):
+            if game.to_move(state) == CHANCE:
+                state = game.apply(state, game.sample_chance(state, rng))
+            else:
+                state = game.apply(state, rng.choice(game.legal_actions(state)))
+            yield state
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("pickomino", {"players": 3, "start_seat": "random"}),
+        ("pickomino", {"players": 2, "short_game": True}),
+        ("karolinchen", {"players": 3, "tail_fruits": "random", "start_seat": "random"}),
+        ("karolinchen", {"players": 2, "auto_take": False}),
+    ],
+)
+def test_perfect_information_observations_tell_every_position_apart(
+    name: str, options: dict
+) -> None:
+    game = make_game(name, options)
+    encoder = encoder_for(game)
+    # The count of turns played is the one thing left out: the rules never read it.
+    positions = {replace(state, turn=0) for state in visited_states(game, 25, seed=8)}
+    for seat in range(game.num_players):
+        observations = {tuple(encoder.observe(position, seat)) for position in positions}
+        assert len(observations) == len(positions)
+
+
+def test_pickomino_observation_holds_the_order_of_each_stack() -> None:
+    encoder = encoder_for(make_game("pickomino"))
+    grill = tuple(tile for tile in TILES if tile not in (21, 25, 30))
+    first = PickominoState(grill, ((21, 25, 30), ()), 1, PickominoPhase.ROLL)
+    second = PickominoState(grill, ((25, 21, 30), ()), 1, PickominoPhase.ROLL)
+    for seat in (0, 1):
+        assert encoder.observe(first, seat) != encoder.observe(second, seat)
+
+
+def test_karolinchen_observation_holds_the_order_of_each_row() -> None:
+    encoder = encoder_for(make_game("karolinchen"))
+    zeros = (0, 0)
+    first = KarolinchenState(KarolinchenPhase.ROLL, 1, (0,) * 6, ((0, 2, 4, 3), (1,)), zeros, zeros)
+    second = replace(first, cards=((0, 4, 2, 3), (1,)))
+    for seat in (0, 1):
+        assert encoder.observe(first, seat) != encoder.observe(second, seat)
+
+
+def test_vector_builder_scales_and_clips_into_the_unit_interval() -> None:
+    vector = VectorBuilder()
+    vector.scaled([0, 2, 4], 4)
+    vector.scaled([-1, 9], 4)
+    assert vector.values == [0.0, 0.5, 1.0, 0.0, 1.0]

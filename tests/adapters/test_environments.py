@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import sys
+import time
+from functools import partial
+
 import pytest
 
 pytest.importorskip("pettingzoo")
 
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, performance_benchmark, render_test, seed_test
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from spieltisch.adapters.gymnasium import SingleSeatEnv
-from spieltisch.adapters.pettingzoo import env
+from spieltisch.adapters.pettingzoo import SpieltischAEC, env
 from spieltisch.core import IllegalAction
 
 pytestmark = pytest.mark.filterwarnings(
@@ -20,15 +25,53 @@ pytestmark = pytest.mark.filterwarnings(
 # Riff Raff runs the physics on every placement: fewer cycles keep the test quick.
 CASES = [
     ("pickomino", {"players": 3}, 150),
+    ("pickomino", {"players": 2, "short_game": True, "start_seat": "random"}, 150),
     ("karolinchen", {"players": 3, "auto_take": False}, 150),
+    ("karolinchen", {"players": 2, "tail_fruits": "random", "start_seat": 1}, 150),
     ("riffraff", {"players": 2}, 12),
 ]
 
 
 @pytest.mark.parametrize(("name", "options", "cycles"), CASES)
-def test_pettingzoo_api_and_seeding(name: str, options: dict, cycles: int) -> None:
-    api_test(env(name, options, render_mode="ansi"), num_cycles=cycles)
-    seed_test(lambda: env(name, options, render_mode="ansi"), num_cycles=cycles)
+def test_pettingzoo_passes_its_api_seed_and_render_tests(
+    name: str, options: dict, cycles: int
+) -> None:
+    make = partial(env, name, options)
+    api_test(make(render_mode="ansi"), num_cycles=cycles)
+    seed_test(partial(make, render_mode="ansi"), num_cycles=cycles)
+    render_test(make)
+
+
+class FiveTimesFasterClock:
+    """`performance_benchmark` plays for 5 s of `time.time()`; with this clock, for 1 s."""
+
+    @staticmethod
+    def time() -> float:
+        return time.time() * 5
+
+
+@pytest.mark.parametrize(("name", "options", "cycles"), CASES[::2])
+def test_pettingzoo_performance_benchmark_runs(
+    name: str, options: dict, cycles: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys.modules[performance_benchmark.__module__], "time", FiveTimesFasterClock)
+    performance_benchmark(env(name, options))
+
+
+def test_pettingzoo_env_is_order_enforced() -> None:
+    aec = env("pickomino")
+    assert isinstance(aec, OrderEnforcingWrapper)
+    assert isinstance(aec.unwrapped, SpieltischAEC)
+    with pytest.raises(AssertionError, match="reset"):
+        aec.step(0)
+
+
+def test_pettingzoo_human_render_mode_prints_the_picture(capsys: pytest.CaptureFixture) -> None:
+    aec = env("karolinchen", render_mode="human")
+    aec.reset(seed=1)
+    assert "Middle" in capsys.readouterr().out
+    assert aec.render() is None
+    assert "Middle" in capsys.readouterr().out
 
 
 def test_pettingzoo_game_runs_to_the_end_with_shared_rewards() -> None:
@@ -63,6 +106,17 @@ def test_pettingzoo_refuses_an_illegal_action() -> None:
 )
 def test_gymnasium_single_seat_passes_check_env(name: str, options: dict, opponent: str) -> None:
     check_env(SingleSeatEnv(name, opponent, seat=1, options=options, render_mode="ansi"))
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("pickomino", {"players": 2, "short_game": True, "start_seat": "random"}),
+        ("karolinchen", {"players": 3, "tail_fruits": "random", "auto_take": False}),
+    ],
+)
+def test_gymnasium_check_env_with_other_options(name: str, options: dict) -> None:
+    check_env(SingleSeatEnv(name, "random", seat=0, options=options))
 
 
 def test_gymnasium_episode_is_reproducible_and_illegal_actions_end_it() -> None:
@@ -101,3 +155,14 @@ def test_gymnasium_make_builds_every_registered_game() -> None:
         assert made.observation_space.contains(observation)
         assert info["action_mask"].any()
         made.close()
+
+
+def test_gymnasium_reset_deals_again_when_the_game_ends_before_the_agent_moves() -> None:
+    # With seed 1161 the random bot wins Karolinchen before seat 0 ever chooses a card.
+    gym_env = SingleSeatEnv("karolinchen", opponents="random")
+    observation, info = gym_env.reset(seed=1161)
+    assert info["action_mask"].any() and info["redrawn_games"] == 1
+    again, info_again = gym_env.reset(seed=1161)
+    assert (again == observation).all() and info_again["redrawn_games"] == 1
+    _, info = gym_env.reset(seed=1162)
+    assert info["redrawn_games"] == 0

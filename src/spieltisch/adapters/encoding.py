@@ -63,11 +63,14 @@ class VectorBuilder:
         self.values.extend(part)
 
     def flags(self, values: Iterable[bool]) -> None:
-        self.values.extend(1.0 if value else 0.0 for value in values)
+        self.values += [1.0 if value else 0.0 for value in values]
 
     def scaled(self, values: Iterable[float], maximum: float) -> None:
         """Each value divided by `maximum`, clipped into [0, 1]."""
-        self.values.extend(min(1.0, max(0.0, value / maximum)) for value in values)
+        part = [value / maximum for value in values]
+        if part and (min(part) < 0.0 or max(part) > 1.0):  # clip only if needed: it is slow
+            part = [min(1.0, max(0.0, value)) for value in part]
+        self.values += part
 
 
 def relative_seats(seat: int, players: int) -> list[int]:

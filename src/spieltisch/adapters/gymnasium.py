@@ -16,6 +16,13 @@ actions are `info["action_mask"]` and `action_masks()` (for masked policy learne
 nodes are drawn from the environment's generator; `reset(seed=...)` reseeds it and, from it,
 the bots' generators, so a seeded episode is reproducible.
 
+An episode always starts with a decision of the agent. A game can end before the agent has
+one (in Karolinchen the others win before its first choice in about 0.1-0.3% of games with
+random or greedy bots); `reset` then deals a new game, drawn on from the same generator so
+that a seed still fixes the episode, and `info["redrawn_games"]` counts the games it skipped.
+Episodes are thus the games in which the agent decides at least once: no choice of the agent
+could have changed a skipped game, and the count says how many there were.
+
 Rewards: at the end the seat's share of the win (1 alone, 1/k when k seats share it, else 0).
 An action outside the mask ends the episode at once with reward -1 and
 `info["illegal_action"] = True`, so that random exploration never crashes.
@@ -40,6 +47,8 @@ from spieltisch.core.registry import game_names, make_game
 __all__ = ["ILLEGAL_ACTION_REWARD", "SingleSeatEnv", "env_id", "register_envs"]
 
 ILLEGAL_ACTION_REWARD = -1.0
+MAX_REDRAWS = 1_000
+"""`reset` gives up after this many games in a row without a decision of the agent."""
 _ENTRY_POINT = f"{__name__}:SingleSeatEnv"
 
 
@@ -87,10 +96,8 @@ class SingleSeatEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
-        for bot in self.bots.values():
-            bot.rng.seed(self._rng.getrandbits(64))
-        self.state = self._play_others(self.game.new_state())
-        return self._observation(), self._info()
+        redrawn = self._deal()
+        return self._observation(), {**self._info(), "redrawn_games": redrawn}
 
     def step(self, action: Any) -> tuple[np.ndarray[Any, Any], float, bool, bool, dict[str, Any]]:
         if self.game.is_over(self.state):
@@ -111,6 +118,17 @@ class SingleSeatEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
 
     def render(self) -> str | None:
         return None if self.render_mode is None else self.game.render(self.state)
+
+    def _deal(self) -> int:
+        """Start a game at the agent's first decision, dealing again while a game ends before
+        it; returns how many games were dealt again."""
+        for redrawn in range(MAX_REDRAWS + 1):
+            for bot in self.bots.values():
+                bot.rng.seed(self._rng.getrandbits(64))
+            self.state = self._play_others(self.game.new_state())
+            if not self.game.is_over(self.state):
+                return redrawn
+        raise RuntimeError(f"{MAX_REDRAWS + 1} games in a row ended before seat {self.seat} moved")
 
     def _play_others(self, state: Any) -> Any:
         """Chance and the bots act until this seat is to move or the game is over."""

@@ -11,8 +11,12 @@ outcomes (every roll as face counts, start seats, tail fruits) are the integers 
 vocabulary, with the rules' exact probabilities converted to floats. Both games have perfect
 information. Returns are each seat's share of the win (1/k for each of k winners, else 0), so
 they sum to 1. The observation tensor is the encoder's vector for the observing seat; the
-observation string is the game's text picture. Parameters: `players`, and the game options
-listed in `PARAMETERS`.
+observation string, like `str(state)`, is the game's text picture followed by the position as
+one line of JSON (the picture alone does not show the order of a stack or a row of cards).
+
+Parameters: every option of the game, with the same name and default (`PARAMETERS`), e.g.
+`pyspiel.load_game("spieltisch_karolinchen(players=3,start_seat=1,tail_fruits=random)")`.
+An OpenSpiel parameter has one type, so a random `start_seat` is written -1 (`RANDOM_SEAT`).
 
 Riff Raff is not offered here: its placements are settled by a physics simulation whose
 outcomes cannot be enumerated, while OpenSpiel's explicit chance nodes need them listed.
@@ -20,18 +24,20 @@ outcomes cannot be enumerated, while OpenSpiel's explicit chance nodes need them
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
 import pyspiel
 
 from spieltisch.adapters.encoding import Encoder, encoder_for, win_shares
-from spieltisch.core.protocol import CHANCE, Game
+from spieltisch.core.protocol import CHANCE, Game, JsonValue
 from spieltisch.core.registry import game_class, make_game
 
 __all__ = [
     "MAX_GAME_LENGTH",
     "PARAMETERS",
+    "RANDOM_SEAT",
     "SHORT_NAMES",
     "KarolinchenSpiel",
     "PickominoSpiel",
@@ -40,11 +46,28 @@ __all__ = [
     "register_games",
 ]
 
+RANDOM_SEAT = -1
+"""The `start_seat` parameter for a start seat drawn at random (the option 'random')."""
+
+
+def _parameter(option: str, value: Any) -> Any:
+    return RANDOM_SEAT if option == "start_seat" and value == "random" else value
+
+
+def _option(parameter: str, value: Any) -> JsonValue:
+    return "random" if parameter == "start_seat" and value == RANDOM_SEAT else value
+
+
+def _parameters(name: str) -> dict[str, Any]:
+    """Every option of game `name` with its default, as OpenSpiel parameters."""
+    defaults = make_game(name).options_json()
+    return {option: _parameter(option, default) for option, default in defaults.items()}
+
+
 PARAMETERS: dict[str, dict[str, Any]] = {
-    "pickomino": {"players": 2, "short_game": False, "flip_when_nothing_returned": True},
-    "karolinchen": {"players": 2, "auto_take": True, "tail_fruits": "fixed"},
+    name: _parameters(name) for name in ("pickomino", "karolinchen")
 }
-"""The OpenSpiel parameters of each game, with their defaults (spieltisch options)."""
+"""The OpenSpiel parameters of each game with their defaults: the game's options."""
 SHORT_NAMES = {name: f"spieltisch_{name}" for name in PARAMETERS}
 MAX_GAME_LENGTH = 100_000
 """Neither game has a hard bound (tiles can be stolen back and forth); this is far above any
@@ -76,7 +99,8 @@ class SpieltischGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, name: str, params: dict[str, Any] | None) -> None:
         values = {**PARAMETERS[name], **(params or {})}
-        self.rules: Game[Any, Any] = make_game(name, values)
+        options = {parameter: _option(parameter, value) for parameter, value in values.items()}
+        self.rules: Game[Any, Any] = make_game(name, options)
         self.encoder: Encoder = encoder_for(self.rules)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.encoder.num_actions,
@@ -142,7 +166,8 @@ class SpieltischState(pyspiel.State):  # type: ignore[misc]
         return win_shares(self.rules, self.position)
 
     def __str__(self) -> str:
-        return str(self.rules.render(self.position))
+        exact = json.dumps(self.rules.state_to_json(self.position), separators=(",", ":"))
+        return f"{self.rules.render(self.position)}\n{exact}"
 
 
 class SpieltischObserver:

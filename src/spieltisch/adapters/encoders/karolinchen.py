@@ -7,7 +7,9 @@ Chance outcomes: every roll of 1 to 6 dice as colour counts (`Dice`), the start 
 (`FirstSeat`), then every assignment of tail fruits (`Tails`), in that order.
 
 The observation is listed by `KarolinchenEncoder.fields()`; seat-relative blocks start with
-the observer. Karolinchen has no hidden information.
+the observer. Karolinchen has no hidden information, so the observation holds the whole
+position (each row of cards in its order) and only the count of turns played, which the rules
+never read, is left out.
 """
 
 from __future__ import annotations
@@ -32,6 +34,14 @@ from spieltisch.games.karolinchen.state import (
 __all__ = ["PHASES", "KarolinchenEncoder"]
 
 PHASES = tuple(Phase)
+
+
+def row_places(cards: tuple[int, ...]) -> list[int]:
+    """For each fruit, the place of its card in the row `cards` (1, 2, ...), 0 if not laid."""
+    places = [0] * NUM_FRUITS
+    for place, fruit in enumerate(cards, start=1):
+        places[fruit] = place
+    return places
 
 
 class KarolinchenEncoder(Encoder):
@@ -65,9 +75,14 @@ class KarolinchenEncoder(Encoder):
         players = self.players
         return [
             Field("phase", len(PHASES), "one-hot: " + ", ".join(PHASES)),
-            Field("to_move", players, "one-hot, seat-relative: whose turn it is"),
+            Field("to_move", players, "one-hot, seat-relative: whose turn it is (or was)"),
             Field("middle", NUM_FRUITS, "dice in the middle per colour / 6"),
-            Field("laid", NUM_FRUITS * players, "per seat (relative), 1 per fruit card laid"),
+            Field(
+                "laid",
+                NUM_FRUITS * players,
+                "per seat (relative), per fruit card: its place in the row, tail first "
+                "(1, 2, ...) / 6, 0 when not laid",
+            ),
             Field("current", NUM_FRUITS * players, "per seat (relative), one-hot current card"),
             Field("eaten", players, "per seat (relative), fruits eaten / 21"),
             Field("covered", players, "per seat (relative), fruits under its dice / 21"),
@@ -77,11 +92,10 @@ class KarolinchenEncoder(Encoder):
         seats = relative_seats(seat, self.players)
         vector = VectorBuilder()
         vector.one_hot(PHASES.index(state.phase), len(PHASES))
-        mover = seats.index(state.seat) if state.phase is not Phase.OVER else None
-        vector.one_hot(mover, self.players)
+        vector.one_hot(seats.index(state.seat), self.players)
         vector.scaled(state.middle, DICE)
         for other in seats:
-            vector.flags(fruit in state.cards[other] for fruit in range(NUM_FRUITS))
+            vector.scaled(row_places(state.cards[other]), NUM_FRUITS)
         for other in seats:
             cards = state.cards[other]
             vector.one_hot(cards[-1] if cards else None, NUM_FRUITS)

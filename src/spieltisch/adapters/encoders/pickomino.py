@@ -7,7 +7,8 @@ Chance outcomes: every roll of 1 to 8 dice as face counts (`Dice`), then the sta
 (`FirstSeat`), in that order.
 
 The observation is listed by `PickominoEncoder.fields()`; seat-relative blocks start with the
-observer. All of Pickomino is public, so every seat sees the same position.
+observer. All of Pickomino is public, so the observation holds the whole position (each stack
+in its order) and only the count of turns played, which the rules never read, is left out.
 """
 
 from __future__ import annotations
@@ -32,6 +33,14 @@ __all__ = ["PHASES", "PickominoEncoder"]
 PHASES = (Phase.START, Phase.ROLL, Phase.CHOOSE, Phase.DECIDE, Phase.OVER)
 CLAIMS = ("steal", "grill", "none")
 MAX_WORMS = sum((tile - 17) // 4 for tile in TILES)
+
+
+def stack_places(stack: tuple[int, ...]) -> list[int]:
+    """For each tile, its place in `stack` counted from the bottom (1, 2, ...), 0 if absent."""
+    places = [0] * len(TILES)
+    for place, tile in enumerate(stack, start=1):
+        places[tile - TILES[0]] = place
+    return places
 
 
 class PickominoEncoder(Encoder):
@@ -63,10 +72,15 @@ class PickominoEncoder(Encoder):
         tiles, players = len(TILES), self.players
         return [
             Field("phase", len(PHASES), "one-hot: start, roll, choose, decide, over"),
-            Field("to_move", players, "one-hot, seat-relative: whose turn it is"),
+            Field("to_move", players, "one-hot, seat-relative: whose turn it is (or was)"),
             Field("grill", tiles, "1 where tile 21+i lies face up on the grill"),
             Field("out", tiles, "1 where tile 21+i is turned face down (out of the game)"),
-            Field("stacks", tiles * players, "per seat (relative), 1 where it holds tile 21+i"),
+            Field(
+                "stacks",
+                tiles * players,
+                "per seat (relative), per tile 21+i: its place in the stack from the bottom "
+                "(1, 2, ...) / 16, 0 when not held",
+            ),
             Field("tops", tiles * players, "per seat (relative), one-hot of its top tile"),
             Field("scores", players, "per seat (relative), worms / all worms of the game"),
             Field("kept", NUM_FACES, "dice set aside this turn per face (1..5, worm) / 8"),
@@ -79,12 +93,12 @@ class PickominoEncoder(Encoder):
         seats = relative_seats(seat, self.players)
         vector = VectorBuilder()
         vector.one_hot(PHASES.index(state.phase), len(PHASES))
-        mover = seats.index(state.seat) if state.phase is not Phase.OVER else None
-        vector.one_hot(mover, self.players)
-        vector.flags(tile in state.grill for tile in TILES)
-        vector.flags(tile in state.out_of_game for tile in TILES)
+        vector.one_hot(seats.index(state.seat), self.players)
+        grill, out = set(state.grill), set(state.out_of_game)  # a property: compute it once
+        vector.flags(tile in grill for tile in TILES)
+        vector.flags(tile in out for tile in TILES)
         for other in seats:
-            vector.flags(tile in state.stacks[other] for tile in TILES)
+            vector.scaled(stack_places(state.stacks[other]), tiles)
         for other in seats:
             top = state.top(other)
             vector.one_hot(None if top is None else top - TILES[0], tiles)
