@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,7 @@ from spieltisch.server.odds import odds_for
 from spieltisch.server.settle import CatchTiming
 from spieltisch.server.store import Store
 from spieltisch.server.table import LiveTable, TableError
+from spieltisch.server.work import process_pool
 
 __all__ = ["MAX_MESSAGE", "MISSING_VENDOR", "VENDOR_DIR", "WEB_DIR", "create_app", "vendor_ready"]
 
@@ -111,11 +113,19 @@ def create_app(
     bot_delay: float = 1.0,
     timing: CatchTiming | None = None,
     clock: Clock | None = None,
+    executor: Executor | None = None,
 ) -> FastAPI:
     """The server on the database `db_url`; bots wait `bot_delay` seconds before each move;
     `timing` sets Riff Raff's slow motion and catch window; `clock` is the time that bots,
-    turn clocks and catch windows go by (the wall clock unless a test brings its own)."""
-    lobby = Lobby(Store(db_url), bot_delay, clock or WallClock(), timing or CatchTiming())
+    turn clocks and catch windows go by (the wall clock unless a test brings its own);
+    `executor` runs bot decisions and physics (worker processes unless a test brings one)."""
+    lobby = Lobby(
+        Store(db_url),
+        bot_delay,
+        clock or WallClock(),
+        timing or CatchTiming(),
+        executor or process_pool(),
+    )
     lobby.load()
 
     @asynccontextmanager

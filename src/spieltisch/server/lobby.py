@@ -1,9 +1,11 @@
 """All tables of a server: creating, joining, playing, pushing views, bots and turn clocks.
 
-Everything runs on one event loop. A change is checked and applied in memory, then stored,
-and only then pushed to the table's connections, each of which gets the view of its own
-seat. Changes of many tables that arrive together are stored in one transaction (a group
-commit), so the database is not the bottleneck of a busy server.
+Everything runs on one event loop but the slow work: bot decisions and Riff Raff physics run
+in a pool (`server.work`), and their result is applied only if the table has not changed
+meanwhile. A change is checked and applied in memory, then stored, and only then pushed to
+the table's connections, each of which gets the view of its own seat. Changes of many tables
+that arrive together are stored in one transaction (a group commit), so the database is not
+the bottleneck of a busy server.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import contextlib
 import json
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field, is_dataclass
 from typing import Any
 
@@ -22,9 +25,16 @@ from spieltisch.core.options import describe_options
 from spieltisch.core.protocol import JsonValue
 from spieltisch.core.registry import game_class, game_names, make_game
 from spieltisch.server.clock import Clock, WallClock
-from spieltisch.server.settle import CatchTiming, CatchWindow, open_window, table_options
+from spieltisch.server.settle import (
+    CatchTiming,
+    CatchWindow,
+    open_window,
+    settle_with_motion,
+    table_options,
+)
 from spieltisch.server.store import EntryRow, SeatRow, Store, TableRow
-from spieltisch.server.table import LiveTable, TableError, chat_json, stand_in_bot
+from spieltisch.server.table import LiveTable, TableError, bot_decision, chat_json, stand_in_bot
+from spieltisch.server.work import Work, process_pool
 
 __all__ = ["Connection", "Lobby", "SeatSpec"]
 
@@ -56,6 +66,7 @@ class _Timers:
     bot: asyncio.Task[None] | None = None
     clock: asyncio.Task[None] | None = None
     catch: asyncio.Task[None] | None = None  # closes a person's catch window
+    physics: asyncio.Task[None] | None = None  # a Riff Raff placement's settle
     deadline: float | None = None  # wall-clock time when the turn clock runs out
     clocked_seat: int | None = None
 
@@ -66,6 +77,8 @@ class Lobby:
     bot_delay: float = 1.0  # seconds a bot waits before each action (a human pace)
     clock: Clock = field(default_factory=WallClock)  # the time of bots, clocks and catches
     timing: CatchTiming = field(default_factory=CatchTiming)  # Riff Raff's catch window
+    executor: Executor = field(default_factory=process_pool)  # bot decisions and physics
+    work_limit: float = 30.0  # seconds (of `clock`) a bot decision or a settle may take
     tables: dict[str, LiveTable] = field(default_factory=dict)
     connections: dict[str, set[Connection]] = field(default_factory=dict)
     timers: dict[str, _Timers] = field(default_factory=dict)
@@ -74,14 +87,23 @@ class Lobby:
     _writer: asyncio.Task[None] | None = None
     _pending: dict[str, asyncio.Future[None]] = field(default_factory=dict)  # table -> commit
     _games: list[dict[str, JsonValue]] = field(default_factory=list)
+    work: Work = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.work = Work(self.executor, self.clock, self.work_limit)
 
     # --- start and stop ---------------------------------------------------------------------
     def load(self) -> None:
         """Rebuild every stored table (after a restart, from the same states)."""
         for row in self.store.tables():
-            table = LiveTable.load(self.store, row, self.timing)
+            table = self._load(row)
             self._close_lost_catch(table)
             self.tables[row.id] = table
+
+    def _load(self, row: TableRow) -> LiveTable:
+        table = LiveTable.load(self.store, row, self.timing)
+        table.inline_physics = False
+        return table
 
     def _close_lost_catch(self, table: LiveTable) -> None:
         """A person's catch window does not survive a restart (its motion is not stored):
@@ -102,7 +124,7 @@ class Lobby:
         tasks = [
             t
             for timers in self.timers.values()
-            for t in (timers.bot, timers.clock, timers.catch)
+            for t in (timers.bot, timers.clock, timers.catch, timers.physics)
             if t
         ]
         for task in tasks:
@@ -110,6 +132,7 @@ class Lobby:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self.work.close()
 
     # --- lobby ------------------------------------------------------------------------------
     def create(
@@ -155,6 +178,7 @@ class Lobby:
         seat_rows = [SeatRow(n, s.bot, None, None) for n, s in enumerate(seats)]
         self.store.add_table(row, seat_rows)
         table = LiveTable.create(row, seat_rows, self.timing)
+        table.inline_physics = False
         self.tables[row.id] = table
         table.run_chance()  # an all-bot table starts at once
         self.store.add_entries([(table.id, e, s) for e, s in table.take_unsaved()])
@@ -250,7 +274,7 @@ class Lobby:
         try:
             await asyncio.shield(done)
         except Exception:
-            stored = LiveTable.load(self.store, table.row, self.timing)  # back to what is stored
+            stored = self._load(table.row)  # back to what is stored
             self.tables[table.id] = stored
             raise TableError(
                 "not_saved", "The move could not be saved; the table is as before, try again."
@@ -335,8 +359,11 @@ class Lobby:
     # --- bots and clocks ----------------------------------------------------------------------
     def _schedule(self, table: LiveTable) -> None:
         timers = self.timers.setdefault(table.id, _Timers())
+        loop = asyncio.get_running_loop()
         if table.bot_to_move() is not None and (timers.bot is None or timers.bot.done()):
-            timers.bot = asyncio.get_running_loop().create_task(self._bot_turn(table))
+            timers.bot = loop.create_task(self._bot_turn(table.id))
+        if table.physics_due() and (timers.physics is None or timers.physics.done()):
+            timers.physics = loop.create_task(self._settle(table.id))
         self._schedule_clock(table, timers)
 
     def _schedule_clock(self, table: LiveTable, timers: _Timers) -> None:
@@ -360,20 +387,39 @@ class Lobby:
             timers.clock.cancel()
         timers.clock, timers.deadline, timers.clocked_seat = None, None, None
 
-    async def _bot_turn(self, table: LiveTable) -> None:
-        while (spec := table.bot_to_move()) is not None:
+    def _unchanged(self, table: LiveTable, version: int) -> bool:
+        """Whether `table` is still the live table at `version` (after work beside the loop)."""
+        return self.tables.get(table.id) is table and table.version == version
+
+    async def _bot_turn(self, table_id: str) -> None:
+        """Play the bots' moves while a bot is to move; a move decided on a table that has
+        changed meanwhile is thrown away and decided anew."""
+        while (spec := self.tables[table_id].bot_to_move()) is not None:
             await self.clock.sleep(self.bot_delay)
-            # let the ship's motion play out
-            await self.clock.sleep(table.show_left(self.clock.now()))
-            spec = table.bot_to_move()
-            if spec is None:
+            table = self.tables[table_id]
+            await self.clock.sleep(table.show_left(self.clock.now()))  # the ship's motion
+            spec, seat, version = table.bot_to_move(), table.mover(), table.version
+            if spec is None or seat is None:
                 return
-            seat = table.mover()
-            assert seat is not None
-            table.play(seat, table.bot_action(spec))
-            await self.save(table)
-            self._schedule_clock(table, self.timers[table.id])
-            await self.push(table)
+            action = await self.work.run(
+                bot_decision, table.game, table.state, spec, table.bot_seed
+            )
+            if self._unchanged(table, version):
+                table.play(seat, action)
+                await self.changed(table)
+
+    async def _decide(self, table: LiveTable, spec: str) -> str:
+        """The move of bot `spec` at `table` now, worked out in the pool."""
+        return await self.work.run(bot_decision, table.game, table.state, spec, table.bot_seed)
+
+    async def _settle(self, table_id: str) -> None:
+        """Run a Riff Raff placement's physics in the pool, then apply and push it."""
+        while (table := self.tables[table_id]).physics_due():
+            version = table.version
+            motion = await self.work.run(settle_with_motion, table.game, table.state, table.dice())
+            if motion is not None and self._unchanged(table, version):
+                table.apply_motion(motion)
+                await self.changed(table)
 
     async def _clock(self, table: LiveTable, seconds: float, seat: int | None) -> None:
         await self.clock.sleep(seconds)
@@ -383,8 +429,13 @@ class Lobby:
             return
         spec = stand_in_bot(table.game)
         table.event("timeout", {"seat": seat, "bot": spec}, None)
-        while table.mover() == seat and not table.over:
-            table.play(seat, table.bot_action(spec))
+        while (table := self.tables[table.id]).mover() == seat:
+            version = table.version
+            action = await self.work.run(
+                bot_decision, table.game, table.state, spec, table.bot_seed
+            )
+            if self._unchanged(table, version):
+                table.play(seat, action)
         await self.changed(table)
 
     def games(self) -> list[dict[str, JsonValue]]:

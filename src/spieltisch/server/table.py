@@ -26,9 +26,11 @@ from spieltisch.core.registry import make_game
 from spieltisch.server.settle import (
     CatchTiming,
     CatchWindow,
+    Motion,
     Show,
     late_pieces,
     make_show,
+    needs_physics,
     settle_with_motion,
     wants_window,
 )
@@ -38,6 +40,7 @@ __all__ = [
     "PUBLIC_CHANCE_GAMES",
     "LiveTable",
     "TableError",
+    "bot_decision",
     "chat_json",
     "hash_token",
     "new_token",
@@ -84,6 +87,12 @@ def stand_in_bot(game: Game[Any, Any]) -> str:
     return names[0]
 
 
+def bot_decision(game: Game[Any, Any], state: Any, spec: str, seed: int) -> str:
+    """What the bot `spec`, seeded by `seed`, plays in `state` (a job for a worker)."""
+    bot = make_bot(game, spec, seed)
+    return str(game.format_action(bot.choose(state)))
+
+
 @dataclass
 class LiveTable:
     row: TableRow
@@ -98,6 +107,7 @@ class LiveTable:
     chat_times: dict[int, list[float]] = field(default_factory=dict)  # per seat, for the limit
     timing: CatchTiming = field(default_factory=CatchTiming)
     show: Show | None = None  # the latest placement's motion (Riff Raff), for the clients
+    inline_physics: bool = True  # False: `run_chance` stops at physics for the lobby's pool
     _summary: tuple[int, dict[str, JsonValue]] | None = None
     _options: dict[str, JsonValue] = field(default_factory=dict)
 
@@ -213,18 +223,33 @@ class LiveTable:
         self.actions.append(text)
 
     def run_chance(self) -> None:
-        """Draw every chance outcome that is due now (the game must have started). A Riff
-        Raff placement keeps its motion as the table's show for the clients to play."""
+        """Draw every chance outcome that is due now (the game must have started). Physics
+        runs here only with `inline_physics`; else the table waits at it (`physics_due`)."""
         while self.started and self.game.to_move(self.state) == CHANCE:
-            motion = settle_with_motion(self.game, self.state, self.dice())
-            if motion is None:
-                outcome = self.game.sample_chance(self.state, self.dice())
+            if needs_physics(self.game, self.state):
+                if not self.inline_physics:
+                    return
+                motion = settle_with_motion(self.game, self.state, self.dice())
+                assert motion is not None
+                self.apply_motion(motion)
             else:
-                outcome = motion.outcome
-            state = self.game.apply(self.state, outcome)
-            self._apply(CHANCE, self.game.format_action(outcome), state)
-            if motion is not None:
-                self.show = make_show(self.version, motion, self.timing)
+                outcome = self.game.sample_chance(self.state, self.dice())
+                self._apply(
+                    CHANCE, self.game.format_action(outcome), self.game.apply(self.state, outcome)
+                )
+
+    def physics_due(self) -> bool:
+        """Whether the table waits for a Riff Raff placement's physics."""
+        started = self.started and self.game.to_move(self.state) == CHANCE
+        return started and needs_physics(self.game, self.state)
+
+    def apply_motion(self, motion: Motion) -> None:
+        """Apply the physics outcome worked out at this version (`settle_with_motion` of the
+        state and `dice()`), keep its motion as the show, and roll the chance that follows."""
+        state = self.game.apply(self.state, motion.outcome)
+        self._apply(CHANCE, self.game.format_action(motion.outcome), state)
+        self.show = make_show(self.version, motion, self.timing)
+        self.run_chance()
 
     # --- the catch window (Riff Raff, a person catching by hand) -----------------------------
     def catcher(self) -> int | None:
@@ -265,8 +290,11 @@ class LiveTable:
 
     def bot_action(self, spec: str) -> str:
         """What the bot `spec` plays now, with a generator seeded by the table and version."""
-        bot = make_bot(self.game, spec, self.row.seed * 100_003 + self.version)
-        return str(self.game.format_action(bot.choose(self.state)))
+        return bot_decision(self.game, self.state, spec, self.bot_seed)
+
+    @property
+    def bot_seed(self) -> int:
+        return self.row.seed * 100_003 + self.version
 
     def talk(self, seat: int, text: str, now: float) -> ChatRow:
         """A new chat line of `seat` at time `now` (the caller stores it). Refused, changing
