@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
@@ -34,9 +35,11 @@ from spieltisch.server.settle import (
 )
 from spieltisch.server.store import EntryRow, SeatRow, Store, TableRow
 from spieltisch.server.table import LiveTable, TableError, bot_decision, chat_json, stand_in_bot
-from spieltisch.server.work import Work, process_pool
+from spieltisch.server.work import TooSlow, Work, process_pool
 
 __all__ = ["Connection", "Lobby", "SeatSpec"]
+
+log = logging.getLogger(__name__)
 
 Send = Callable[[str], Awaitable[None]]
 Batch = list[tuple[str, EntryRow, SeatRow | None]]
@@ -401,9 +404,12 @@ class Lobby:
             spec, seat, version = table.bot_to_move(), table.mover(), table.version
             if spec is None or seat is None:
                 return
-            action = await self.work.run(
-                bot_decision, table.game, table.state, spec, table.bot_seed
-            )
+            try:
+                action = await self._decide(table, spec)
+            except Exception as error:  # it raised or ran out of time
+                if self._unchanged(table, version):
+                    await self._replace_bot(table, seat, spec, error)
+                continue
             if self._unchanged(table, version):
                 table.play(seat, action)
                 await self.changed(table)
@@ -411,6 +417,25 @@ class Lobby:
     async def _decide(self, table: LiveTable, spec: str) -> str:
         """The move of bot `spec` at `table` now, worked out in the pool."""
         return await self.work.run(bot_decision, table.game, table.state, spec, table.bot_seed)
+
+    async def _replace_bot(self, table: LiveTable, seat: int, spec: str, error: Exception) -> None:
+        """A bot that failed is replaced for the rest of the game: by the game's stand-in,
+        or by the random bot if the stand-in itself failed."""
+        stand_in = stand_in_bot(table.game)
+        if spec == stand_in:
+            stand_in = "random"
+        if spec == stand_in:
+            raise error  # even the random bot fails: retried later (see `_supervised`)
+        log.warning(
+            "table %s: bot %s of seat %d failed (%s); %s plays on",
+            table.id,
+            spec,
+            seat + 1,
+            _reason(error),
+            stand_in,
+        )
+        table.replace_bot(seat, stand_in, {"bot": spec, "reason": _reason(error)})
+        await self.changed(table)
 
     async def _settle(self, table_id: str) -> None:
         """Run a Riff Raff placement's physics in the pool, then apply and push it."""
@@ -431,9 +456,11 @@ class Lobby:
         table.event("timeout", {"seat": seat, "bot": spec}, None)
         while (table := self.tables[table.id]).mover() == seat:
             version = table.version
-            action = await self.work.run(
-                bot_decision, table.game, table.state, spec, table.bot_seed
-            )
+            try:
+                action = await self._decide(table, spec)
+            except Exception as error:
+                log.warning("table %s: stand-in %s failed (%s)", table.id, spec, _reason(error))
+                action = table.bot_action("random")  # quick, and cannot fail
             if self._unchanged(table, version):
                 table.play(seat, action)
         await self.changed(table)
@@ -443,6 +470,13 @@ class Lobby:
         if not self._games:
             self._games = _describe_games()
         return self._games
+
+
+def _reason(error: Exception) -> str:
+    """Why a job failed, for the log: 'too slow: ...' or the exception and its message."""
+    if isinstance(error, TooSlow):
+        return f"too slow: {error}"
+    return f"{type(error).__name__}: {error}"
 
 
 def _describe_games() -> list[dict[str, JsonValue]]:

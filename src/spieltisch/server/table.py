@@ -345,6 +345,12 @@ class LiveTable:
         stand_in = replace(current, bot=spec, token_hash=None, replaced=True)
         self.event("replaced", {"seat": seat, "name": current.name, "bot": spec}, stand_in)
 
+    def replace_bot(self, seat: int, bot: str, why: dict[str, str]) -> None:
+        """A failed bot's seat is played by `bot` from now on; `why` (the bot, the reason)
+        goes into the log."""
+        stand_in = replace(self.seats[seat], bot=bot)
+        self.event("bot_replaced", {"seat": seat, "by": bot, **why}, stand_in)
+
     # --- what clients see ------------------------------------------------------------------
     def record(self) -> GameRecord:
         players = tuple(s.name or s.bot or f"seat {s.seat + 1}" for s in self.seats)
