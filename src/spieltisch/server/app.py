@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -52,6 +52,9 @@ from spieltisch.server.table import LiveTable, TableError
 from spieltisch.server.work import process_pool
 
 __all__ = ["MAX_MESSAGE", "MISSING_VENDOR", "VENDOR_DIR", "WEB_DIR", "create_app", "vendor_ready"]
+
+CLOSE_LAGGING = 1013
+"""The WebSocket close code for a client too far behind: 'try again later'."""
 
 MAX_MESSAGE = 4096
 """The largest WebSocket message (in characters) the server reads."""
@@ -260,7 +263,7 @@ async def serve_socket(
         await websocket.close(code=4404)
         return
     seat = table.seat_of(token)
-    connection = Connection(table_id, seat, websocket.send_text)
+    connection = Connection(table_id, seat, websocket.send_text, close=_closer(websocket))
     lobby.connect(connection)
     try:
         if token and seat is None:
@@ -280,6 +283,13 @@ async def serve_socket(
         pass
     finally:
         lobby.disconnect(connection)
+
+
+def _closer(websocket: WebSocket) -> Callable[[], Awaitable[None]]:
+    async def close() -> None:
+        await websocket.close(CLOSE_LAGGING, "too far behind; reconnect to resync")
+
+    return close
 
 
 _BAD_TOKEN = "This seat token is not valid at this table; you are watching as a spectator."
@@ -319,4 +329,4 @@ def _read_message(text: str) -> dict[str, Any]:
 
 async def _send_error(connection: Connection, table: LiveTable, error: TableError) -> None:
     message = {"type": "error", "code": error.code, "message": error.message}
-    await connection.send(json.dumps({**message, "version": table.version}))
+    connection.offer(json.dumps({**message, "version": table.version}))

@@ -15,7 +15,7 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, is_dataclass
 from typing import Any
@@ -26,6 +26,7 @@ from spieltisch.core.options import describe_options
 from spieltisch.core.protocol import JsonValue
 from spieltisch.core.registry import game_class, game_names, make_game
 from spieltisch.server.clock import Clock, WallClock
+from spieltisch.server.connection import Connection
 from spieltisch.server.settle import (
     CatchTiming,
     CatchWindow,
@@ -41,7 +42,6 @@ __all__ = ["Connection", "Lobby", "SeatSpec"]
 
 log = logging.getLogger(__name__)
 
-Send = Callable[[str], Awaitable[None]]
 Batch = list[tuple[str, EntryRow, SeatRow | None]]
 MAX_NAME = 32
 MAX_CHAT = 300
@@ -52,16 +52,6 @@ class SeatSpec:
     """A seat when a table is made: a person (bot None) or a bot spec such as 'optimal'."""
 
     bot: str | None = None
-
-
-@dataclass(eq=False)
-class Connection:
-    """One open WebSocket: a seat (or None for a spectator) and how to send text to it."""
-
-    table_id: str
-    seat: int | None
-    send: Send
-    seen: int | None = None  # the table version last sent (None: send the whole picture)
 
 
 @dataclass
@@ -252,9 +242,7 @@ class Lobby:
         line = table.talk(seat, clean_chat(text), self.clock.now())
         self.store.add_chat(table.id, line)
         message = json.dumps({"type": "chat", "version": table.version, "line": chat_json(line)})
-        for connection in list(self.connections.get(table.id, set())):
-            with contextlib.suppress(Exception):
-                await connection.send(message)
+        self._send(list(self.connections.get(table.id, set())), message)
 
     async def changed(self, table: LiveTable) -> None:
         """Store the table's changes, push the new state to its connections, plan bots."""
@@ -317,8 +305,14 @@ class Lobby:
                 message = table.message(connection.seat, deadline, connection.seen)
                 messages[key] = json.dumps(message, separators=(",", ":"))
             connection.seen = table.version
-            with contextlib.suppress(Exception):  # a closed socket is dropped by its reader
-                await connection.send(messages[key])
+            self._send([connection], messages[key])
+
+    def _send(self, connections: list[Connection], message: str) -> None:
+        """Queue `message` for each connection; one that has fallen too far behind is
+        closed and dropped (its client resyncs when it reconnects)."""
+        for connection in connections:
+            if not connection.offer(message):
+                self.disconnect(connection)
 
     async def _send_show(self, table: LiveTable, targets: list[Connection], joining: bool) -> None:
         """Broadcast a new placement's motion (and open a person's catch window) before the
@@ -334,10 +328,7 @@ class Lobby:
                 self._schedule_catch(table, show.window)
         elif not joining:
             return
-        message = show.message(now)
-        for connection in targets:
-            with contextlib.suppress(Exception):
-                await connection.send(message)
+        self._send(targets, show.message(now))
 
     def _schedule_catch(self, table: LiveTable, window: CatchWindow) -> None:
         timers = self.timers.setdefault(table.id, _Timers())
@@ -354,9 +345,11 @@ class Lobby:
         await self.changed(table)
 
     def connect(self, connection: Connection) -> None:
+        connection.start()
         self.connections.setdefault(connection.table_id, set()).add(connection)
 
     def disconnect(self, connection: Connection) -> None:
+        connection.stop()
         self.connections.get(connection.table_id, set()).discard(connection)
 
     # --- bots and clocks ----------------------------------------------------------------------
