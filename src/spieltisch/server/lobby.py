@@ -15,7 +15,7 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, is_dataclass
 from typing import Any
@@ -72,6 +72,8 @@ class Lobby:
     timing: CatchTiming = field(default_factory=CatchTiming)  # Riff Raff's catch window
     executor: Executor = field(default_factory=process_pool)  # bot decisions and physics
     work_limit: float = 30.0  # seconds (of `clock`) a bot decision or a settle may take
+    retry_first: float = 1.0  # seconds before a failed bot turn, clock or catch runs again
+    retry_most: float = 60.0  # the longest wait between retries (each doubles the last)
     tables: dict[str, LiveTable] = field(default_factory=dict)
     connections: dict[str, set[Connection]] = field(default_factory=dict)
     timers: dict[str, _Timers] = field(default_factory=dict)
@@ -334,11 +336,12 @@ class Lobby:
         timers = self.timers.setdefault(table.id, _Timers())
         if timers.catch is not None and not timers.catch.done():
             timers.catch.cancel()
-        timers.catch = asyncio.get_running_loop().create_task(self._close_catch(table, window))
+        timers.catch = self._supervised("catch window", table.id, self._close_catch, window)
 
-    async def _close_catch(self, table: LiveTable, window: CatchWindow) -> None:
+    async def _close_catch(self, table_id: str, window: CatchWindow) -> None:
         """When the window runs out, the person has caught nothing: the server says so."""
         await self.clock.sleep(max(0.0, window.closes - self.clock.now()))
+        table = self.tables[table_id]
         if table.version != window.version or table.catcher() != window.seat:
             return
         table.play(window.seat, "catch none")
@@ -355,12 +358,29 @@ class Lobby:
     # --- bots and clocks ----------------------------------------------------------------------
     def _schedule(self, table: LiveTable) -> None:
         timers = self.timers.setdefault(table.id, _Timers())
-        loop = asyncio.get_running_loop()
         if table.bot_to_move() is not None and (timers.bot is None or timers.bot.done()):
-            timers.bot = loop.create_task(self._bot_turn(table.id))
+            timers.bot = self._supervised("bot turn", table.id, self._bot_turn)
         if table.physics_due() and (timers.physics is None or timers.physics.done()):
-            timers.physics = loop.create_task(self._settle(table.id))
+            timers.physics = self._supervised("physics", table.id, self._settle)
         self._schedule_clock(table, timers)
+
+    def _supervised(
+        self, what: str, table_id: str, work: Callable[..., Awaitable[None]], *args: Any
+    ) -> asyncio.Task[None]:
+        """A task running `work(table_id, *args)`; when it fails (a save error, a bug) it is
+        logged and run again after a back-off, so a table goes on once storage is back."""
+
+        async def supervise() -> None:
+            delay = self.retry_first
+            while True:
+                try:
+                    return await work(table_id, *args)
+                except Exception:
+                    log.exception("table %s: %s failed; again in %g s", table_id, what, delay)
+                await self.clock.sleep(delay)
+                delay = min(2 * delay, self.retry_most)
+
+        return asyncio.get_running_loop().create_task(supervise())
 
     def _schedule_clock(self, table: LiveTable, timers: _Timers) -> None:
         seat = table.mover()
@@ -373,9 +393,7 @@ class Lobby:
         self._stop_clock(timers)
         timers.deadline = self.clock.now() + table.row.clock
         timers.clocked_seat = seat
-        timers.clock = asyncio.get_running_loop().create_task(
-            self._clock(table, table.row.clock, seat)
-        )
+        timers.clock = self._supervised("turn clock", table.id, self._clock, timers.deadline, seat)
 
     @staticmethod
     def _stop_clock(timers: _Timers) -> None:
@@ -439,11 +457,13 @@ class Lobby:
                 table.apply_motion(motion)
                 await self.changed(table)
 
-    async def _clock(self, table: LiveTable, seconds: float, seat: int | None) -> None:
-        await self.clock.sleep(seconds)
-        timers = self.timers[table.id]
-        timers.clock, timers.deadline, timers.clocked_seat = None, None, None
-        if seat is None or table.mover() != seat:
+    async def _clock(self, table_id: str, deadline: float, seat: int) -> None:
+        await self.clock.sleep(max(0.0, deadline - self.clock.now()))
+        timers = self.timers[table_id]
+        if timers.clock is asyncio.current_task():  # run out: the next turn gets a new clock
+            timers.clock, timers.deadline, timers.clocked_seat = None, None, None
+        table = self.tables[table_id]
+        if table.mover() != seat:
             return
         spec = stand_in_bot(table.game)
         table.event("timeout", {"seat": seat, "bot": spec}, None)
