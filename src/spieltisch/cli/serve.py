@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -79,19 +80,35 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(url, bot_delay=args.bot_delay, timing=timing)
     if not vendor_ready():
         print(f"warning: {MISSING_VENDOR}", flush=True)
+    try:
+        listener = _bind(args.host, args.port)
+    except OSError as error:
+        print(f"cannot listen on {args.host} port {args.port}: {error.strerror}", flush=True)
+        return 2
     _calm_garbage_collector()
-    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
-    print(f"spieltisch is serving the game table at http://{shown}:{args.port}/", flush=True)
+    print(f"spieltisch is serving the game table at {_address(listener)}", flush=True)
     print(f"tables are stored in {url}; press Ctrl-C to stop", flush=True)
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
-        host=args.host,
-        port=args.port,
         log_level="warning",
         ws_max_size=1 << 20,
         ws_per_message_deflate=False,  # small messages: compressing costs more than it saves
     )
+    uvicorn.Server(config).run(sockets=[listener])
     return 0
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """The listening socket (bound here, so the banner can tell the address really bound)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return socket.create_server((host, port), family=family)
+
+
+def _address(listener: socket.socket) -> str:
+    host, port = listener.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    every = " (every address of this machine)" if host in ("0.0.0.0", "::") else ""
+    return f"http://{shown}:{port}/{every}"
 
 
 def _calm_garbage_collector() -> None:

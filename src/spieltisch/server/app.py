@@ -44,6 +44,7 @@ from starlette.requests import Request
 from spieltisch.core.protocol import CHANCE, JsonValue
 from spieltisch.core.record import replay_states
 from spieltisch.server.clock import Clock, WallClock
+from spieltisch.server.limits import BodyLimit, Limits, read_json
 from spieltisch.server.lobby import Connection, Lobby, SeatSpec
 from spieltisch.server.odds import odds_for
 from spieltisch.server.settle import CatchTiming
@@ -56,8 +57,8 @@ __all__ = ["MAX_MESSAGE", "MISSING_VENDOR", "VENDOR_DIR", "WEB_DIR", "create_app
 CLOSE_LAGGING = 1013
 """The WebSocket close code for a client too far behind: 'try again later'."""
 
-MAX_MESSAGE = 4096
-"""The largest WebSocket message (in characters) the server reads."""
+MAX_MESSAGE = Limits().message
+"""The largest WebSocket message (in characters) the server reads, unless set otherwise."""
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 VENDOR_DIR = WEB_DIR / "vendor"
@@ -80,6 +81,7 @@ _STATUS = {
     "not_over": 409,
     "no_odds": 409,
     "no_scene": 404,
+    "game_over": 409,
 }
 
 
@@ -117,11 +119,14 @@ def create_app(
     timing: CatchTiming | None = None,
     clock: Clock | None = None,
     executor: Executor | None = None,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The server on the database `db_url`; bots wait `bot_delay` seconds before each move;
     `timing` sets Riff Raff's slow motion and catch window; `clock` is the time that bots,
     turn clocks and catch windows go by (the wall clock unless a test brings its own);
-    `executor` runs bot decisions and physics (worker processes unless a test brings one)."""
+    `executor` runs bot decisions and physics (worker processes unless a test brings one);
+    `limits` bound what clients may send."""
+    limits = limits or Limits()
     lobby = Lobby(
         Store(db_url),
         bot_delay,
@@ -144,6 +149,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.lobby = lobby
+    app.add_middleware(BodyLimit, limit=limits.body)
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, error: Exception) -> JSONResponse:
@@ -152,13 +158,13 @@ def create_app(
             {"error": error.code, "message": error.message}, _STATUS.get(error.code, 400)
         )
 
-    _add_routes(app, lobby)
+    _add_routes(app, lobby, limits)
     _add_vendor_route(app)
     app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
     return app
 
 
-def _add_routes(app: FastAPI, lobby: Lobby) -> None:
+def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
         return lobby.games()
@@ -216,14 +222,14 @@ def _add_routes(app: FastAPI, lobby: Lobby) -> None:
 
     @app.websocket("/api/tables/{table_id}/ws")
     async def socket(websocket: WebSocket, table_id: str, token: str | None = Query(None)) -> None:
-        await serve_socket(lobby, websocket, table_id, token)
+        await serve_socket(lobby, websocket, table_id, token, limits)
 
 
 def _add_vendor_route(app: FastAPI) -> None:
     @app.get("/vendor/{path:path}", include_in_schema=False)
     async def vendor(path: str) -> Response:
         root = VENDOR_DIR.resolve()
-        file = (root / path).resolve()
+        file = root if "\0" in path else (root / path).resolve()  # NUL names no file
         if file.is_relative_to(root) and file.is_file():
             kind = "text/javascript" if file.suffix == ".js" else "text/plain"
             return FileResponse(file, media_type=kind)
@@ -253,7 +259,7 @@ def replay_steps(table: LiveTable) -> dict[str, JsonValue]:
 
 
 async def serve_socket(
-    lobby: Lobby, websocket: WebSocket, table_id: str, token: str | None
+    lobby: Lobby, websocket: WebSocket, table_id: str, token: str | None, limits: Limits
 ) -> None:
     await websocket.accept()
     try:
@@ -278,7 +284,7 @@ async def serve_socket(
                 refusal = TableError("bad_message", "Messages are JSON text, not binary data.")
                 await _send_error(connection, lobby.get(table_id), refusal)
                 continue
-            await _handle(lobby, connection, lobby.get(table_id), text)
+            await _handle(lobby, connection, lobby.get(table_id), text, limits)
     except WebSocketDisconnect:
         pass
     finally:
@@ -295,9 +301,13 @@ def _closer(websocket: WebSocket) -> Callable[[], Awaitable[None]]:
 _BAD_TOKEN = "This seat token is not valid at this table; you are watching as a spectator."
 
 
-async def _handle(lobby: Lobby, connection: Connection, table: LiveTable, text: str) -> None:
+async def _handle(
+    lobby: Lobby, connection: Connection, table: LiveTable, text: str, limits: Limits
+) -> None:
     try:
-        message = _read_message(text)
+        message = read_json(text, limits)
+        if not isinstance(message, dict):
+            raise TableError("bad_message", "A message must be a JSON object with a 'type'.")
         kind = message.get("type")
         if kind == "sync":
             connection.seen = None
@@ -313,18 +323,6 @@ async def _handle(lobby: Lobby, connection: Connection, table: LiveTable, text: 
             raise TableError("bad_message", "Messages are of type 'action', 'sync' or 'chat'.")
     except TableError as error:
         await _send_error(connection, table, error)
-
-
-def _read_message(text: str) -> dict[str, Any]:
-    if len(text) > MAX_MESSAGE:
-        raise TableError("too_large", f"A message may have at most {MAX_MESSAGE} characters.")
-    try:
-        message = json.loads(text)
-    except ValueError:
-        raise TableError("bad_json", "The message is not valid JSON.") from None
-    if not isinstance(message, dict):
-        raise TableError("bad_message", "A message must be a JSON object with a 'type'.")
-    return message
 
 
 async def _send_error(connection: Connection, table: LiveTable, error: TableError) -> None:

@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 Batch = list[tuple[str, EntryRow, SeatRow | None]]
 MAX_NAME = 32
 MAX_CHAT = 300
+MAX_SEED = 2**63  # a seed is stored as a signed 64-bit integer
 
 
 @dataclass(frozen=True)
@@ -162,6 +163,8 @@ class Lobby:
                     raise TableError("unknown_bot", str(error.args[0]) + ".") from None
         if clock is not None and not 5 <= clock <= 3600:
             raise TableError("bad_clock", "A turn clock must be from 5 to 3600 seconds.")
+        if seed is not None and not 0 <= seed < MAX_SEED:
+            raise TableError("bad_seed", f"A seed must be a whole number from 0 to {MAX_SEED - 1}.")
         row = TableRow(
             secrets.token_urlsafe(9),
             game_name,

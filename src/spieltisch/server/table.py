@@ -316,6 +316,7 @@ class LiveTable:
         return line
 
     def join(self, seat: int | None, name: str) -> tuple[int, str]:
+        self._check_not_over()
         open_seats = [s.seat for s in self.seats if s.bot is None and s.name is None]
         if not open_seats:
             raise TableError("table_full", "Every seat at this table is taken; watch instead.")
@@ -331,9 +332,11 @@ class LiveTable:
         return seat, token
 
     def leave(self, seat: int, bot: str | None) -> None:
-        """Free the seat before the start; later a bot takes it over (the result is marked)."""
+        """Free the seat before the start; later a bot takes it over (the result is marked).
+        After the end the seats stay as they are, for the record and the replay."""
+        self._check_not_over()
         current = self.seats[seat]
-        if not self.started or self.over:
+        if not self.started:
             freed = replace(current, name=None, token_hash=None)
             self.event("left", {"seat": seat, "name": current.name}, freed)
             return
@@ -350,6 +353,12 @@ class LiveTable:
         goes into the log."""
         stand_in = replace(self.seats[seat], bot=bot)
         self.event("bot_replaced", {"seat": seat, "by": bot, **why}, stand_in)
+
+    def _check_not_over(self) -> None:
+        if self.over:
+            raise TableError(
+                "game_over", "The game is over; its seats stay as they were for the record."
+            )
 
     # --- what clients see ------------------------------------------------------------------
     def record(self) -> GameRecord:
