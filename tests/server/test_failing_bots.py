@@ -52,12 +52,12 @@ def replacements(table: LiveTable) -> list[dict[str, Any]]:
 
 
 def game_ends_with_greedy_failing(
-    path: Path, fail: Callable[[ManualClock], Awaitable[None]] | None = None
+    path: Path, fail: Callable[[Lobby, ManualClock], Awaitable[None]] | None = None
 ) -> LiveTable:
     async def play(lobby: Lobby, clock: ManualClock) -> None:
         table = lobby.create("pickomino", {}, [SeatSpec("greedy"), SeatSpec("optimal")], seed=2)
         if fail is not None:
-            await fail(clock)
+            await fail(lobby, clock)
         await until(lambda: lobby.tables[table.id].over)
 
     lobby = run_lobby(path, play)
@@ -100,10 +100,10 @@ def test_a_bot_over_its_time_limit_is_replaced_and_the_game_goes_on(
 
     monkeypatch.setattr(lobby_module, "bot_decision", endless_greedy)
 
-    async def overrun(clock: ManualClock) -> None:
+    async def overrun(lobby: Lobby, clock: ManualClock) -> None:
         await until(thinking.is_set)
-        await until(lambda: clock.sleeping() > 0)  # the time limit is set
-        clock.advance(Lobby.work_limit)
+        await until(lambda: clock.sleeping() > 0)  # the lobby waits for the bot
+        clock.advance(lobby.work.patience)
 
     try:
         table = game_ends_with_greedy_failing(tmp_path, overrun)

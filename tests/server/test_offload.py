@@ -7,9 +7,11 @@ so nothing here depends on how fast the machine is (the waits are liveness limit
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import BrokenExecutor
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,7 @@ from spieltisch.server.clock import ManualClock
 from spieltisch.server.lobby import Lobby, SeatSpec
 from spieltisch.server.store import Store
 from spieltisch.server.table import bot_decision
-from spieltisch.server.work import process_pool
+from spieltisch.server.work import TooSlow, Work, process_pool
 from tests.server.helpers import TestClient, client_for, join, make_table
 
 LIVENESS = 60.0  # seconds: only a hung server takes this long
@@ -125,3 +127,29 @@ def test_worker_processes_play_a_whole_bot_game(tmp_path: Path) -> None:
         return over
 
     assert asyncio.run(play())
+
+
+def sleeps_for_an_hour() -> None:
+    time.sleep(3600)
+
+
+def kills_its_worker() -> None:
+    os._exit(1)
+
+
+def test_a_worker_stops_a_runaway_job_and_a_dead_worker_is_replaced() -> None:
+    """In worker processes a job's own alarm stops it (the lobby's clock stands still), the
+    worker is free again, and after a worker dies the next job gets a new pool."""
+
+    async def jobs() -> list[str]:
+        work = Work(None, ManualClock(), limit=0.5)
+        outcomes = []
+        for job, args in [(sleeps_for_an_hour, ()), (kills_its_worker, ()), (str, (7,))]:
+            try:
+                outcomes.append(await asyncio.wait_for(work.run(job, *args), LIVENESS))
+            except (TooSlow, BrokenExecutor) as error:
+                outcomes.append(type(error).__name__)
+        work.close()
+        return outcomes
+
+    assert asyncio.run(jobs()) == ["TooSlow", "BrokenProcessPool", "7"]

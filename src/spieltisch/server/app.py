@@ -50,7 +50,6 @@ from spieltisch.server.odds import odds_for
 from spieltisch.server.settle import CatchTiming
 from spieltisch.server.store import Store
 from spieltisch.server.table import LiveTable, TableError
-from spieltisch.server.work import process_pool
 
 __all__ = ["MAX_MESSAGE", "MISSING_VENDOR", "VENDOR_DIR", "WEB_DIR", "create_app", "vendor_ready"]
 
@@ -132,7 +131,7 @@ def create_app(
         bot_delay,
         clock or WallClock(),
         timing or CatchTiming(),
-        executor or process_pool(),
+        executor,
     )
     lobby.load()
 

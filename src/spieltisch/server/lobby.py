@@ -16,7 +16,7 @@ import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field, is_dataclass
 from typing import Any
 
@@ -36,7 +36,7 @@ from spieltisch.server.settle import (
 )
 from spieltisch.server.store import EntryRow, SeatRow, Store, TableRow
 from spieltisch.server.table import LiveTable, TableError, bot_decision, chat_json, stand_in_bot
-from spieltisch.server.work import TooSlow, Work, process_pool
+from spieltisch.server.work import TooSlow, Work
 
 __all__ = ["Connection", "Lobby", "SeatSpec"]
 
@@ -71,8 +71,8 @@ class Lobby:
     bot_delay: float = 1.0  # seconds a bot waits before each action (a human pace)
     clock: Clock = field(default_factory=WallClock)  # the time of bots, clocks and catches
     timing: CatchTiming = field(default_factory=CatchTiming)  # Riff Raff's catch window
-    executor: Executor = field(default_factory=process_pool)  # bot decisions and physics
-    work_limit: float = 30.0  # seconds (of `clock`) a bot decision or a settle may take
+    executor: Executor | None = None  # bot decisions and physics (None: worker processes)
+    work_limit: float = 30.0  # seconds a bot decision or a settle may run (see `Work`)
     retry_first: float = 1.0  # seconds before a failed bot turn, clock or catch runs again
     retry_most: float = 60.0  # the longest wait between retries (each doubles the last)
     tables: dict[str, LiveTable] = field(default_factory=dict)
@@ -420,6 +420,8 @@ class Lobby:
                 return
             try:
                 action = await self._decide(table, spec)
+            except BrokenExecutor:
+                raise  # a worker died, not the bot's fault: tried again (see `_supervised`)
             except Exception as error:  # it raised or ran out of time
                 if self._unchanged(table, version):
                     await self._replace_bot(table, seat, spec, error)

@@ -6,17 +6,25 @@ thread it would hold the GIL and slow every request down. Tests may use a thread
 lets a stand-in bot block on a `threading.Event`. The jobs are plain functions of picklable
 arguments (a game, a state, a bot spec, a seed).
 
-The time limit goes by the lobby's clock, so a test on a `ManualClock` decides when a job has
-taken too long. A job that runs out of time is abandoned (its result is ignored).
+In a worker process a job is stopped by an alarm once it has run `limit` seconds, so a
+runaway job frees its worker. The lobby itself waits at most `patience` (twice the limit:
+the job's own time and as long again for its turn in the queue) by its clock, so a test on a
+`ManualClock` decides when a job has taken too long; a job that runs out of patience is
+abandoned (its result is ignored). A pool whose worker died (a crash in the physics) is
+replaced by a new one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
+import signal
+import threading
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+from types import FrameType
 from typing import Any, TypeVar
 
 from spieltisch.server.clock import Clock
@@ -24,6 +32,7 @@ from spieltisch.server.clock import Clock
 __all__ = ["TooSlow", "Work", "process_pool"]
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 class TooSlow(Exception):
@@ -32,22 +41,52 @@ class TooSlow(Exception):
 
 def process_pool(workers: int | None = None) -> ProcessPoolExecutor:
     """Worker processes, started fresh ('spawn': the server's threads are not copied)."""
-    count = workers or max(1, (os.cpu_count() or 2) - 1)
+    count = workers or max(2, os.cpu_count() or 2)
     return ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"))
 
 
-class Work:
-    """Runs jobs in `executor`, each allowed `limit` seconds of `clock` time."""
+def within(limit: float, job: Callable[..., T], *args: Any) -> T:
+    """Run `job`; in a worker process's main thread an alarm stops it after `limit` s."""
+    if threading.current_thread() is not threading.main_thread():
+        return job(*args)  # a thread pool: only the lobby's patience limits it
+    previous = signal.signal(signal.SIGALRM, _too_slow)
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    try:
+        return job(*args)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
-    def __init__(self, executor: Executor, clock: Clock, limit: float) -> None:
-        self.executor = executor
+
+def _too_slow(_signal: int, _frame: FrameType | None) -> None:
+    raise TooSlow("stopped by its alarm")
+
+
+class Work:
+    """Runs jobs in `executor` (worker processes if None), each stopped after `limit`
+    seconds of running and waited for at most `patience` seconds of `clock` time."""
+
+    def __init__(self, executor: Executor | None, clock: Clock, limit: float) -> None:
+        self.renew = executor is None  # our own pool: a broken one is replaced
+        self.executor = executor or process_pool()
         self.clock = clock
         self.limit = limit
+        self.patience = 2 * limit
 
     async def run(self, job: Callable[..., T], *args: Any) -> T:
         """The job's result; raises what the job raised, or `TooSlow`."""
-        done = asyncio.wrap_future(self.executor.submit(job, *args))
-        timer = asyncio.ensure_future(self.clock.sleep(self.limit))
+        try:
+            return await self._run(job, *args)
+        except BrokenExecutor:
+            if self.renew:
+                log.error("a worker process died; starting new workers")
+                self.executor.shutdown(wait=False, cancel_futures=True)
+                self.executor = process_pool()
+            raise
+
+    async def _run(self, job: Callable[..., T], *args: Any) -> T:
+        done = asyncio.wrap_future(self.executor.submit(within, self.limit, job, *args))
+        timer = asyncio.ensure_future(self.clock.sleep(self.patience))
         either: set[asyncio.Future[Any]] = {done, timer}
         try:
             await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
@@ -55,7 +94,7 @@ class Work:
             timer.cancel()
         if not done.done():
             done.cancel()  # a job that has started goes on, but nobody waits for it
-            raise TooSlow(f"no result within {self.limit:g} s")
+            raise TooSlow(f"no result within {self.patience:g} s")
         return done.result()
 
     def close(self) -> None:
