@@ -19,7 +19,7 @@ from spieltisch.bots import base
 from spieltisch.server import lobby as lobby_module
 from spieltisch.server.clock import ManualClock
 from spieltisch.server.lobby import Lobby, SeatSpec
-from spieltisch.server.store import Store
+from spieltisch.server.store import SeatRow, Store, TableRow
 from spieltisch.server.table import LiveTable, bot_decision
 from tests.server.helpers import TestClient, client_for, threads
 
@@ -149,3 +149,24 @@ def test_every_bot_parameter_is_bounded_by_its_bot() -> None:
         if not isinstance(kind, base.Bounded)
     ]
     assert unbounded == []
+
+
+def test_a_stored_table_with_an_unbounded_bot_plays_on_after_a_restart(tmp_path: Path) -> None:
+    """A table stored before bot parameters were bounded (the bot would now be refused)
+    resumes after a restart with the stand-in in that seat instead of hanging."""
+    store = Store(f"sqlite:///{tmp_path / 't.sqlite3'}")
+    options = {"players": 2}
+    row = TableRow("old", "pickomino", options, 5, None, 0.0)
+    store.add_table(
+        row, [SeatRow(0, "optimal:steal_weight=1e9", None, None), SeatRow(1, "greedy", None, None)]
+    )
+    store.close()
+
+    async def play(lobby: Lobby, clock: ManualClock) -> None:
+        lobby.load()
+        lobby.resume()
+        await until(lambda: lobby.tables["old"].over)
+
+    lobby = run_lobby(tmp_path, play)
+    (replaced,) = replacements(lobby.tables["old"])
+    assert replaced["by"] == "optimal" and replaced["reason"].startswith("KeyError")

@@ -94,6 +94,7 @@ class Lobby:
         for row in self.store.tables():
             table = self._load(row)
             self._close_lost_catch(table)
+            self._roll_lost_chance(table)
             self.tables[row.id] = table
 
     def _load(self, row: TableRow) -> LiveTable:
@@ -109,6 +110,12 @@ class Lobby:
             return
         table.event("catch_lost", {"seat": seat}, None)
         table.play(seat, "catch none")
+        self.store.add_entries([(table.id, e, s) for e, s in table.take_unsaved()])
+
+    def _roll_lost_chance(self, table: LiveTable) -> None:
+        """Dice that were due but not stored (the server stopped in between) are rolled now:
+        the same dice, as they are drawn by the table's seed and version."""
+        table.run_chance()
         self.store.add_entries([(table.id, e, s) for e, s in table.take_unsaved()])
 
     def resume(self) -> None:
