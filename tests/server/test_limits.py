@@ -98,9 +98,9 @@ def test_a_nul_byte_in_a_vendor_path_is_a_404(client: TestClient) -> None:
     assert client.get("/vendor/%00").status_code == 404
 
 
-def test_the_banner_names_the_address_bound(tmp_path: Path) -> None:
+def test_the_banner_names_the_address_bound_and_limits_are_settings(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "spieltisch", "serve", "--host", "127.0.0.1", "--port", "0"]
-    command += ["--data-dir", str(tmp_path)]
+    command += ["--data-dir", str(tmp_path), "--max-body", "1024"]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
     try:
         assert server.stdout is not None
@@ -108,6 +108,16 @@ def test_the_banner_names_the_address_bound(tmp_path: Path) -> None:
         url = banner.split(" at ")[1].split()[0]
         assert url.startswith("http://127.0.0.1:") and not url.endswith(":0/")
         assert httpx.get(url + "api/games", timeout=30).status_code == 200
+        big = httpx.post(url + "api/tables", json={"game": "x" * 2000, "seats": []}, timeout=30)
+        assert big.status_code == 413
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_a_limit_out_of_range_is_refused_at_start(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "spieltisch", "serve", "--data-dir", str(tmp_path)]
+    done = subprocess.run(
+        [*command, "--max-body", "10"], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 2 and "--max-body must be from 1024" in done.stdout

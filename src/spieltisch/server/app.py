@@ -20,6 +20,12 @@ the server answers with {"type": "state", "version": ...} after every change,
 {"type": "chat", "line": ...} for table talk,
 {"type": "settle", ...} with the motion of a Riff Raff placement (see `server.settle`) and
 {"type": "error", "code": ..., "message": ..., "version": ...} when it refuses.
+A socket that falls more than `connection.MAX_BEHIND` messages behind is closed with code
+1013 (the client reconnects and gets the whole picture).
+
+Limits (`server.limits.Limits`, settings of `serve`): a request body over `body` bytes is
+answered 413 unread; a socket message over `message` characters or nested more than `depth`
+levels gets an error message.
 
 The browser modules the client imports (three.js) are served from /vendor/, fetched by
 tools/fetch_web_deps.py; when they are missing the server says how to fetch them.
@@ -119,12 +125,13 @@ def create_app(
     clock: Clock | None = None,
     executor: Executor | None = None,
     limits: Limits | None = None,
+    work_limit: float = 30.0,
 ) -> FastAPI:
     """The server on the database `db_url`; bots wait `bot_delay` seconds before each move;
     `timing` sets Riff Raff's slow motion and catch window; `clock` is the time that bots,
     turn clocks and catch windows go by (the wall clock unless a test brings its own);
     `executor` runs bot decisions and physics (worker processes unless a test brings one);
-    `limits` bound what clients may send."""
+    `limits` bound what clients may send; a bot decision or a settle may run `work_limit` s."""
     limits = limits or Limits()
     lobby = Lobby(
         Store(db_url),
@@ -132,6 +139,7 @@ def create_app(
         clock or WallClock(),
         timing or CatchTiming(),
         executor,
+        work_limit,
     )
     lobby.load()
 
