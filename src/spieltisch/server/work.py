@@ -22,6 +22,7 @@ import multiprocessing
 import os
 import signal
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from types import FrameType
@@ -40,9 +41,25 @@ class TooSlow(Exception):
 
 
 def process_pool(workers: int | None = None) -> ProcessPoolExecutor:
-    """Worker processes, started fresh ('spawn': the server's threads are not copied)."""
-    count = workers or max(2, os.cpu_count() or 2)
-    return ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"))
+    """Worker processes, started fresh ('spawn': the server's threads are not copied); each
+    ends when the server process is gone, even if it was killed."""
+    return ProcessPoolExecutor(
+        workers or max(2, os.cpu_count() or 2),
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_exit_with,
+        initargs=(os.getpid(),),
+    )
+
+
+def _exit_with(parent: int) -> None:
+    """Watch (in a worker) for the parent to go: a worker's own queue never tells it."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def within(limit: float, job: Callable[..., T], *args: Any) -> T:
