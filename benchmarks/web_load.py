@@ -5,6 +5,10 @@ two people each, and lets one client per seat play: as soon as its view says it 
 it sends a legal action (seeded choice). Prints actions per second and the round trip of an
 action (sent until the new state arrives) as p50 / p99.
 
+Hostile company for those tables: --riffraff-careful N adds N Riff Raff tables of two
+`careful` bots (bot turns and physics, played nonstop), --slow-readers N adds N spectators
+at the measured tables that never read their socket.
+
 Run from the project root after set-up:
     .venv/bin/python benchmarks/web_load.py --tables 200 --actions 40
 Only loopback addresses are used; the run stops after --actions moves per table or
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import random
@@ -130,14 +135,23 @@ async def run(args: argparse.Namespace, base: str) -> tuple[Totals, float]:
     limits = httpx.Limits(max_connections=20)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
         tables = [await open_table(client, args.game) for _ in range(args.tables)]
-    started = time.perf_counter()
-    await asyncio.gather(
-        *(
-            play_table(base, table_id, tokens, args.seed + 2 * n, args, totals)
-            for n, (table_id, tokens) in enumerate(tables)
+        careful = {"game": "riffraff", "seats": [{"bot": "careful"}, {"bot": "careful"}]}
+        for _ in range(args.riffraff_careful):
+            (await client.post("/api/tables", json=careful)).raise_for_status()
+    ws_base = base.replace("http", "ws", 1)
+    watched = [tables[n % len(tables)][0] for n in range(args.slow_readers)]
+    async with contextlib.AsyncExitStack() as stack:
+        for table_id in watched:  # spectators that never read (a tiny receive buffer)
+            url = f"{ws_base}/api/tables/{table_id}/ws"
+            await stack.enter_async_context(connect(url, max_queue=1, max_size=None))
+        started = time.perf_counter()
+        await asyncio.gather(
+            *(
+                play_table(base, table_id, tokens, args.seed + 2 * n, args, totals)
+                for n, (table_id, tokens) in enumerate(tables)
+            )
         )
-    )
-    return totals, time.perf_counter() - started
+        return totals, time.perf_counter() - started
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -153,6 +167,12 @@ def main() -> int:
     parser.add_argument("--game", default="pickomino")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--riffraff-careful", type=int, default=0, metavar="N", help="Riff Raff bot tables"
+    )
+    parser.add_argument(
+        "--slow-readers", type=int, default=0, metavar="N", help="spectators that never read"
+    )
     parser.add_argument(
         "--port", type=int, help="load a server already running on this loopback port instead"
     )
@@ -176,6 +196,8 @@ def main() -> int:
     count = len(totals.latencies)
     figures = {
         "tables": args.tables,
+        "riffraff_careful": args.riffraff_careful,
+        "slow_readers": args.slow_readers,
         "actions": count,
         "seconds": round(seconds, 2),
         "actions_per_second": round(count / seconds, 1) if seconds else 0.0,

@@ -1,8 +1,13 @@
-"""Helpers for the server tests: an app on a temporary SQLite file and a seated person."""
+"""Helpers for the server tests: an app on a temporary SQLite file and a seated person.
+
+Bots and physics run in a thread pool here (quick to start); the real servers of `live` use
+worker processes.
+"""
 
 from __future__ import annotations
 
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -13,12 +18,25 @@ with warnings.catch_warnings():  # Starlette suggests another HTTP client for it
 
 from spieltisch.server import create_app
 
-__all__ = ["TestClient", "client_for", "join", "make_table", "play_until", "receive_state"]
+__all__ = [
+    "TestClient",
+    "client_for",
+    "join",
+    "make_table",
+    "play_until",
+    "receive_state",
+    "threads",
+]
+
+
+def threads() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(2)
 
 
 def client_for(path: Path, bot_delay: float = 0.0) -> TestClient:
     path.mkdir(parents=True, exist_ok=True)
-    return TestClient(create_app(f"sqlite:///{path / 'tables.sqlite3'}", bot_delay=bot_delay))
+    url = f"sqlite:///{path / 'tables.sqlite3'}"
+    return TestClient(create_app(url, bot_delay=bot_delay, executor=threads()))
 
 
 def make_table(client: TestClient, seats: list[str | None], **extra: Any) -> dict[str, Any]:

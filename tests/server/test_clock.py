@@ -6,12 +6,15 @@ machine is."""
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from spieltisch.server.clock import ManualClock
 from spieltisch.server.lobby import Lobby, SeatSpec
 from spieltisch.server.store import Store
 from spieltisch.server.table import LiveTable
+from tests.server.helpers import threads
 
 CLOCK = 30.0
 
@@ -22,13 +25,22 @@ async def settle() -> None:
         await asyncio.sleep(0)
 
 
+async def until(check: Callable[[], bool]) -> None:
+    """Wait for the bots' work beside the loop (a liveness limit only, never a timing)."""
+    end = time.monotonic() + 60
+    while not check():
+        assert time.monotonic() < end, "the table never got there"
+        await asyncio.sleep(0.01)
+
+
 def timeouts(table: LiveTable) -> int:
     return sum(1 for e in table.entries if e.key == "timeout")
 
 
 async def play_until_timeout(path: Path) -> tuple[list[dict[str, object]], int | None, int]:
     clock = ManualClock()
-    lobby = Lobby(Store(f"sqlite:///{path / 'clock.sqlite3'}"), bot_delay=0.0, clock=clock)
+    store = Store(f"sqlite:///{path / 'clock.sqlite3'}")
+    lobby = Lobby(store, bot_delay=0.0, clock=clock, executor=threads())
     table = lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], clock=CLOCK, seed=5)
     await lobby.join(table.id, None, "Anna")
     await lobby.join(table.id, None, "Bert")
@@ -37,7 +49,7 @@ async def play_until_timeout(path: Path) -> tuple[list[dict[str, object]], int |
     await settle()
     early = timeouts(table)  # half a second before the end: still Anna's turn
     clock.advance(0.5)
-    await settle()
+    await until(lambda: table.mover() == 1)
     log = [table.log_entry(e, None) for e in table.entries]
     mover = table.mover()
     await lobby.close()

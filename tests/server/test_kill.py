@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -68,3 +69,41 @@ def test_kill_9_and_restart_continue_the_table(tmp_path: Path) -> None:
         assert after["version"] >= before["version"] + 10
     finally:
         restarted.kill()
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (Linux: from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    return Path(f"/proc/{pid}").exists() and "(Z)" not in _state(pid)
+
+
+def _state(pid: int) -> str:
+    with contextlib.suppress(OSError):
+        return "(" + Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] + ")"
+    return "(Z)"
+
+
+def test_worker_processes_end_when_the_server_is_killed(tmp_path: Path) -> None:
+    server = launch(tmp_path, free_port(), bot_delay=0.0)
+    try:
+        body = {"game": "pickomino", "seats": [{"bot": "greedy"}, {"bot": "greedy"}]}
+        assert httpx.post(server.url + "api/tables", json=body, timeout=TIMEOUT).is_success
+        deadline = time.monotonic() + TIMEOUT  # the first bot move starts the workers
+        while len(workers := children(server.process.pid)) < 2:
+            assert time.monotonic() < deadline, "no worker processes were started"
+            time.sleep(0.05)
+    finally:
+        server.kill()
+    deadline = time.monotonic() + TIMEOUT
+    while any(alive(pid) for pid in workers):
+        assert time.monotonic() < deadline, "worker processes outlived the killed server"
+        time.sleep(0.1)

@@ -238,6 +238,7 @@ def test_an_intruding_placement_is_refused(browser: Any, real: LiveServer) -> No
     assert page.evaluate("riffraffTable.placing().bad.where") == "mast"  # the ghost is red
     assert "past the mast" in page.inner_text("#rr-ghost-state")
     shot_of_the_ship(page, "riffraff-ghost-red", whole=False)
+    page.evaluate("document.getElementById('notice').hidden = true")  # the ghost's notice
     page.evaluate(f"riffraffTable.sendPlacement({intruding}, true)")  # a changed client
     page.wait_for_function("document.querySelector('#notice:not([hidden])')")
     notice = page.inner_text("#notice")

@@ -15,7 +15,7 @@ from spieltisch.server import app as app_module
 from spieltisch.server import create_app
 from spieltisch.server.clock import ManualClock
 from spieltisch.server.settle import CatchTiming, merged_spans, playback_time
-from tests.server.helpers import TestClient, join
+from tests.server.helpers import TestClient, join, threads
 
 TIMING = CatchTiming(slow_motion=2.0, margin=0.3)
 OPTIONS = {"start_seat": 0, "steadiness": "0"}
@@ -26,7 +26,8 @@ def make_client(path: Path) -> TestClient:
     """A server whose time stands still until the test moves it (`clock_of`)."""
     path.mkdir(parents=True, exist_ok=True)
     url = f"sqlite:///{path / 'tables.sqlite3'}"
-    return TestClient(create_app(url, bot_delay=0.0, timing=TIMING, clock=ManualClock()))
+    app = create_app(url, bot_delay=0.0, timing=TIMING, clock=ManualClock(), executor=threads())
+    return TestClient(app)
 
 
 def clock_of(client: TestClient) -> ManualClock:

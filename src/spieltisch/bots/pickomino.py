@@ -54,7 +54,7 @@ class OptimalBot(Bot):
 
     name = "optimal"
     description = "exact per-turn dynamic programming: the most expected worms each turn"
-    parameters = {"steal_weight": float}  # noqa: RUF012  (read-only class data)
+    parameters = {"steal_weight": Bounded(float, 0, 10)}  # noqa: RUF012  (read-only class data)
     game: Pickomino
     steal_weight: float | None = None
 

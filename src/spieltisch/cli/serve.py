@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,27 @@ def add_parser(commands: Any) -> None:
         metavar="FACTOR",
         help="Riff Raff: play the ship's motion this many times faster (tests, demos; 1)",
     )
+    parser.add_argument(
+        "--bot-time-limit",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="longest a bot may think or a Riff Raff settle run; a bot over it is replaced (30)",
+    )
+    parser.add_argument(
+        "--max-body",
+        type=int,
+        default=64 * 1024,  # server.limits.Limits (not imported here: the CLI starts fast)
+        metavar="BYTES",
+        help="largest REST request body (65536)",
+    )
+    parser.add_argument(
+        "--max-message",
+        type=int,
+        default=4096,
+        metavar="CHARACTERS",
+        help="largest WebSocket message (4096)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -66,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
 
     from spieltisch.server import create_app, default_url
     from spieltisch.server.app import MISSING_VENDOR, vendor_ready
+    from spieltisch.server.limits import Limits
     from spieltisch.server.settle import CatchTiming
 
     if not (1 <= args.slow_motion <= 20 and 0 <= args.catch_margin <= 10):
@@ -74,24 +97,47 @@ def run(args: argparse.Namespace) -> int:
     if not 0.1 <= args.playback_speed <= 100:
         print("--playback-speed must be from 0.1 to 100", flush=True)
         return 2
+    if not 1 <= args.bot_time_limit <= 600:
+        print("--bot-time-limit must be from 1 to 600 seconds", flush=True)
+        return 2
+    if not (1024 <= args.max_body <= 1 << 24 and 256 <= args.max_message <= 1 << 20):
+        print("--max-body must be from 1024 to 16777216, --max-message from 256 to 1048576")
+        return 2
+    limits = Limits(body=args.max_body, message=args.max_message)
     url = args.db or default_url(args.data_dir)
     timing = CatchTiming(args.slow_motion, args.catch_margin, args.playback_speed)
-    app = create_app(url, bot_delay=args.bot_delay, timing=timing)
+    app = create_app(url, args.bot_delay, timing, limits=limits, work_limit=args.bot_time_limit)
     if not vendor_ready():
         print(f"warning: {MISSING_VENDOR}", flush=True)
+    try:
+        listener = _bind(args.host, args.port)
+    except OSError as error:
+        print(f"cannot listen on {args.host} port {args.port}: {error.strerror}", flush=True)
+        return 2
     _calm_garbage_collector()
-    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
-    print(f"spieltisch is serving the game table at http://{shown}:{args.port}/", flush=True)
+    print(f"spieltisch is serving the game table at {_address(listener)}", flush=True)
     print(f"tables are stored in {url}; press Ctrl-C to stop", flush=True)
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
-        host=args.host,
-        port=args.port,
         log_level="warning",
-        ws_max_size=1 << 20,
+        ws_max_size=max(1 << 20, 4 * limits.message),  # frames beyond are cut off unread
         ws_per_message_deflate=False,  # small messages: compressing costs more than it saves
     )
+    uvicorn.Server(config).run(sockets=[listener])
     return 0
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """The listening socket (bound here, so the banner can tell the address really bound)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return socket.create_server((host, port), family=family)
+
+
+def _address(listener: socket.socket) -> str:
+    host, port = listener.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    every = " (every address of this machine)" if host in ("0.0.0.0", "::") else ""
+    return f"http://{shown}:{port}/{every}"
 
 
 def _calm_garbage_collector() -> None:

@@ -20,6 +20,12 @@ the server answers with {"type": "state", "version": ...} after every change,
 {"type": "chat", "line": ...} for table talk,
 {"type": "settle", ...} with the motion of a Riff Raff placement (see `server.settle`) and
 {"type": "error", "code": ..., "message": ..., "version": ...} when it refuses.
+A socket that falls more than `connection.MAX_BEHIND` messages behind is closed with code
+1013 (the client reconnects and gets the whole picture).
+
+Limits (`server.limits.Limits`, settings of `serve`): a request body over `body` bytes is
+answered 413 unread; a socket message over `message` characters or nested more than `depth`
+levels gets an error message.
 
 The browser modules the client imports (three.js) are served from /vendor/, fetched by
 tools/fetch_web_deps.py; when they are missing the server says how to fetch them.
@@ -29,7 +35,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -43,6 +50,7 @@ from starlette.requests import Request
 from spieltisch.core.protocol import CHANCE, JsonValue
 from spieltisch.core.record import replay_states
 from spieltisch.server.clock import Clock, WallClock
+from spieltisch.server.limits import BodyLimit, Limits, read_json
 from spieltisch.server.lobby import Connection, Lobby, SeatSpec
 from spieltisch.server.odds import odds_for
 from spieltisch.server.settle import CatchTiming
@@ -51,8 +59,11 @@ from spieltisch.server.table import LiveTable, TableError
 
 __all__ = ["MAX_MESSAGE", "MISSING_VENDOR", "VENDOR_DIR", "WEB_DIR", "create_app", "vendor_ready"]
 
-MAX_MESSAGE = 4096
-"""The largest WebSocket message (in characters) the server reads."""
+CLOSE_LAGGING = 1013
+"""The WebSocket close code for a client too far behind: 'try again later'."""
+
+MAX_MESSAGE = Limits().message
+"""The largest WebSocket message (in characters) the server reads, unless set otherwise."""
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 VENDOR_DIR = WEB_DIR / "vendor"
@@ -75,6 +86,7 @@ _STATUS = {
     "not_over": 409,
     "no_odds": 409,
     "no_scene": 404,
+    "game_over": 409,
 }
 
 
@@ -111,11 +123,24 @@ def create_app(
     bot_delay: float = 1.0,
     timing: CatchTiming | None = None,
     clock: Clock | None = None,
+    executor: Executor | None = None,
+    limits: Limits | None = None,
+    work_limit: float = 30.0,
 ) -> FastAPI:
     """The server on the database `db_url`; bots wait `bot_delay` seconds before each move;
     `timing` sets Riff Raff's slow motion and catch window; `clock` is the time that bots,
-    turn clocks and catch windows go by (the wall clock unless a test brings its own)."""
-    lobby = Lobby(Store(db_url), bot_delay, clock or WallClock(), timing or CatchTiming())
+    turn clocks and catch windows go by (the wall clock unless a test brings its own);
+    `executor` runs bot decisions and physics (worker processes unless a test brings one);
+    `limits` bound what clients may send; a bot decision or a settle may run `work_limit` s."""
+    limits = limits or Limits()
+    lobby = Lobby(
+        Store(db_url),
+        bot_delay,
+        clock or WallClock(),
+        timing or CatchTiming(),
+        executor,
+        work_limit,
+    )
     lobby.load()
 
     @asynccontextmanager
@@ -131,6 +156,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.lobby = lobby
+    app.add_middleware(BodyLimit, limit=limits.body)
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, error: Exception) -> JSONResponse:
@@ -139,13 +165,13 @@ def create_app(
             {"error": error.code, "message": error.message}, _STATUS.get(error.code, 400)
         )
 
-    _add_routes(app, lobby)
+    _add_routes(app, lobby, limits)
     _add_vendor_route(app)
     app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
     return app
 
 
-def _add_routes(app: FastAPI, lobby: Lobby) -> None:
+def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
         return lobby.games()
@@ -203,14 +229,14 @@ def _add_routes(app: FastAPI, lobby: Lobby) -> None:
 
     @app.websocket("/api/tables/{table_id}/ws")
     async def socket(websocket: WebSocket, table_id: str, token: str | None = Query(None)) -> None:
-        await serve_socket(lobby, websocket, table_id, token)
+        await serve_socket(lobby, websocket, table_id, token, limits)
 
 
 def _add_vendor_route(app: FastAPI) -> None:
     @app.get("/vendor/{path:path}", include_in_schema=False)
     async def vendor(path: str) -> Response:
         root = VENDOR_DIR.resolve()
-        file = (root / path).resolve()
+        file = root if "\0" in path else (root / path).resolve()  # NUL names no file
         if file.is_relative_to(root) and file.is_file():
             kind = "text/javascript" if file.suffix == ".js" else "text/plain"
             return FileResponse(file, media_type=kind)
@@ -241,7 +267,7 @@ def replay_steps(table: LiveTable) -> dict[str, JsonValue]:
 
 
 async def serve_socket(
-    lobby: Lobby, websocket: WebSocket, table_id: str, token: str | None
+    lobby: Lobby, websocket: WebSocket, table_id: str, token: str | None, limits: Limits
 ) -> None:
     await websocket.accept()
     try:
@@ -251,7 +277,7 @@ async def serve_socket(
         await websocket.close(code=4404)
         return
     seat = table.seat_of(token)
-    connection = Connection(table_id, seat, websocket.send_text)
+    connection = Connection(table_id, seat, websocket.send_text, close=_closer(websocket))
     lobby.connect(connection)
     try:
         if token and seat is None:
@@ -266,19 +292,30 @@ async def serve_socket(
                 refusal = TableError("bad_message", "Messages are JSON text, not binary data.")
                 await _send_error(connection, lobby.get(table_id), refusal)
                 continue
-            await _handle(lobby, connection, lobby.get(table_id), text)
+            await _handle(lobby, connection, lobby.get(table_id), text, limits)
     except WebSocketDisconnect:
         pass
     finally:
         lobby.disconnect(connection)
 
 
+def _closer(websocket: WebSocket) -> Callable[[], Awaitable[None]]:
+    async def close() -> None:
+        await websocket.close(CLOSE_LAGGING, "too far behind; reconnect to resync")
+
+    return close
+
+
 _BAD_TOKEN = "This seat token is not valid at this table; you are watching as a spectator."
 
 
-async def _handle(lobby: Lobby, connection: Connection, table: LiveTable, text: str) -> None:
+async def _handle(
+    lobby: Lobby, connection: Connection, table: LiveTable, text: str, limits: Limits
+) -> None:
     try:
-        message = _read_message(text)
+        message = read_json(text, limits)
+        if not isinstance(message, dict):
+            raise TableError("bad_message", "A message must be a JSON object with a 'type'.")
         kind = message.get("type")
         if kind == "sync":
             connection.seen = None
@@ -296,18 +333,6 @@ async def _handle(lobby: Lobby, connection: Connection, table: LiveTable, text: 
         await _send_error(connection, table, error)
 
 
-def _read_message(text: str) -> dict[str, Any]:
-    if len(text) > MAX_MESSAGE:
-        raise TableError("too_large", f"A message may have at most {MAX_MESSAGE} characters.")
-    try:
-        message = json.loads(text)
-    except ValueError:
-        raise TableError("bad_json", "The message is not valid JSON.") from None
-    if not isinstance(message, dict):
-        raise TableError("bad_message", "A message must be a JSON object with a 'type'.")
-    return message
-
-
 async def _send_error(connection: Connection, table: LiveTable, error: TableError) -> None:
     message = {"type": "error", "code": error.code, "message": error.message}
-    await connection.send(json.dumps({**message, "version": table.version}))
+    connection.offer(json.dumps({**message, "version": table.version}))

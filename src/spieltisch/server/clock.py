@@ -73,9 +73,10 @@ class ManualClock:
             woken.get_loop().call_soon_threadsafe(_wake, woken)
 
     def sleeping(self) -> int:
-        """How many waits are pending (so a test can tell that a timer has been set)."""
+        """How many waits are pending (so a test can tell that a timer has been set); a
+        cancelled wait does not count."""
         with self._lock:
-            return len(self._sleepers)
+            return sum(1 for _, woken in self._sleepers if not woken.done())
 
 
 def _wake(woken: asyncio.Future[None]) -> None:

@@ -1,9 +1,11 @@
 """All tables of a server: creating, joining, playing, pushing views, bots and turn clocks.
 
-Everything runs on one event loop. A change is checked and applied in memory, then stored,
-and only then pushed to the table's connections, each of which gets the view of its own
-seat. Changes of many tables that arrive together are stored in one transaction (a group
-commit), so the database is not the bottleneck of a busy server.
+Everything runs on one event loop but the slow work: bot decisions and Riff Raff physics run
+in a pool (`server.work`), and their result is applied only if the table has not changed
+meanwhile. A change is checked and applied in memory, then stored, and only then pushed to
+the table's connections, each of which gets the view of its own seat. Changes of many tables
+that arrive together are stored in one transaction (a group commit), so the database is not
+the bottleneck of a busy server.
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field, is_dataclass
 from typing import Any
 
@@ -22,16 +26,26 @@ from spieltisch.core.options import describe_options
 from spieltisch.core.protocol import JsonValue
 from spieltisch.core.registry import game_class, game_names, make_game
 from spieltisch.server.clock import Clock, WallClock
-from spieltisch.server.settle import CatchTiming, CatchWindow, open_window, table_options
+from spieltisch.server.connection import Connection
+from spieltisch.server.settle import (
+    CatchTiming,
+    CatchWindow,
+    open_window,
+    settle_with_motion,
+    table_options,
+)
 from spieltisch.server.store import EntryRow, SeatRow, Store, TableRow
-from spieltisch.server.table import LiveTable, TableError, chat_json, stand_in_bot
+from spieltisch.server.table import LiveTable, TableError, bot_decision, chat_json, stand_in_bot
+from spieltisch.server.work import TooSlow, Work
 
 __all__ = ["Connection", "Lobby", "SeatSpec"]
 
-Send = Callable[[str], Awaitable[None]]
+log = logging.getLogger(__name__)
+
 Batch = list[tuple[str, EntryRow, SeatRow | None]]
 MAX_NAME = 32
 MAX_CHAT = 300
+MAX_SEED = 2**63  # a seed is stored as a signed 64-bit integer
 
 
 @dataclass(frozen=True)
@@ -41,21 +55,12 @@ class SeatSpec:
     bot: str | None = None
 
 
-@dataclass(eq=False)
-class Connection:
-    """One open WebSocket: a seat (or None for a spectator) and how to send text to it."""
-
-    table_id: str
-    seat: int | None
-    send: Send
-    seen: int | None = None  # the table version last sent (None: send the whole picture)
-
-
 @dataclass
 class _Timers:
     bot: asyncio.Task[None] | None = None
     clock: asyncio.Task[None] | None = None
     catch: asyncio.Task[None] | None = None  # closes a person's catch window
+    physics: asyncio.Task[None] | None = None  # a Riff Raff placement's settle
     deadline: float | None = None  # wall-clock time when the turn clock runs out
     clocked_seat: int | None = None
 
@@ -66,6 +71,10 @@ class Lobby:
     bot_delay: float = 1.0  # seconds a bot waits before each action (a human pace)
     clock: Clock = field(default_factory=WallClock)  # the time of bots, clocks and catches
     timing: CatchTiming = field(default_factory=CatchTiming)  # Riff Raff's catch window
+    executor: Executor | None = None  # bot decisions and physics (None: worker processes)
+    work_limit: float = 30.0  # seconds a bot decision or a settle may run (see `Work`)
+    retry_first: float = 1.0  # seconds before a failed bot turn, clock or catch runs again
+    retry_most: float = 60.0  # the longest wait between retries (each doubles the last)
     tables: dict[str, LiveTable] = field(default_factory=dict)
     connections: dict[str, set[Connection]] = field(default_factory=dict)
     timers: dict[str, _Timers] = field(default_factory=dict)
@@ -74,14 +83,24 @@ class Lobby:
     _writer: asyncio.Task[None] | None = None
     _pending: dict[str, asyncio.Future[None]] = field(default_factory=dict)  # table -> commit
     _games: list[dict[str, JsonValue]] = field(default_factory=list)
+    work: Work = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.work = Work(self.executor, self.clock, self.work_limit)
 
     # --- start and stop ---------------------------------------------------------------------
     def load(self) -> None:
         """Rebuild every stored table (after a restart, from the same states)."""
         for row in self.store.tables():
-            table = LiveTable.load(self.store, row, self.timing)
+            table = self._load(row)
             self._close_lost_catch(table)
+            self._roll_lost_chance(table)
             self.tables[row.id] = table
+
+    def _load(self, row: TableRow) -> LiveTable:
+        table = LiveTable.load(self.store, row, self.timing)
+        table.inline_physics = False
+        return table
 
     def _close_lost_catch(self, table: LiveTable) -> None:
         """A person's catch window does not survive a restart (its motion is not stored):
@@ -93,6 +112,12 @@ class Lobby:
         table.play(seat, "catch none")
         self.store.add_entries([(table.id, e, s) for e, s in table.take_unsaved()])
 
+    def _roll_lost_chance(self, table: LiveTable) -> None:
+        """Dice that were due but not stored (the server stopped in between) are rolled now:
+        the same dice, as they are drawn by the table's seed and version."""
+        table.run_chance()
+        self.store.add_entries([(table.id, e, s) for e, s in table.take_unsaved()])
+
     def resume(self) -> None:
         """Start the bots and clocks of every table (needs the running event loop)."""
         for table in self.tables.values():
@@ -102,7 +127,7 @@ class Lobby:
         tasks = [
             t
             for timers in self.timers.values()
-            for t in (timers.bot, timers.clock, timers.catch)
+            for t in (timers.bot, timers.clock, timers.catch, timers.physics)
             if t
         ]
         for task in tasks:
@@ -110,6 +135,7 @@ class Lobby:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self.work.close()
 
     # --- lobby ------------------------------------------------------------------------------
     def create(
@@ -144,6 +170,8 @@ class Lobby:
                     raise TableError("unknown_bot", str(error.args[0]) + ".") from None
         if clock is not None and not 5 <= clock <= 3600:
             raise TableError("bad_clock", "A turn clock must be from 5 to 3600 seconds.")
+        if seed is not None and not 0 <= seed < MAX_SEED:
+            raise TableError("bad_seed", f"A seed must be a whole number from 0 to {MAX_SEED - 1}.")
         row = TableRow(
             secrets.token_urlsafe(9),
             game_name,
@@ -155,6 +183,7 @@ class Lobby:
         seat_rows = [SeatRow(n, s.bot, None, None) for n, s in enumerate(seats)]
         self.store.add_table(row, seat_rows)
         table = LiveTable.create(row, seat_rows, self.timing)
+        table.inline_physics = False
         self.tables[row.id] = table
         table.run_chance()  # an all-bot table starts at once
         self.store.add_entries([(table.id, e, s) for e, s in table.take_unsaved()])
@@ -225,9 +254,7 @@ class Lobby:
         line = table.talk(seat, clean_chat(text), self.clock.now())
         self.store.add_chat(table.id, line)
         message = json.dumps({"type": "chat", "version": table.version, "line": chat_json(line)})
-        for connection in list(self.connections.get(table.id, set())):
-            with contextlib.suppress(Exception):
-                await connection.send(message)
+        self._send(list(self.connections.get(table.id, set())), message)
 
     async def changed(self, table: LiveTable) -> None:
         """Store the table's changes, push the new state to its connections, plan bots."""
@@ -250,7 +277,7 @@ class Lobby:
         try:
             await asyncio.shield(done)
         except Exception:
-            stored = LiveTable.load(self.store, table.row, self.timing)  # back to what is stored
+            stored = self._load(table.row)  # back to what is stored
             self.tables[table.id] = stored
             raise TableError(
                 "not_saved", "The move could not be saved; the table is as before, try again."
@@ -290,8 +317,14 @@ class Lobby:
                 message = table.message(connection.seat, deadline, connection.seen)
                 messages[key] = json.dumps(message, separators=(",", ":"))
             connection.seen = table.version
-            with contextlib.suppress(Exception):  # a closed socket is dropped by its reader
-                await connection.send(messages[key])
+            self._send([connection], messages[key])
+
+    def _send(self, connections: list[Connection], message: str) -> None:
+        """Queue `message` for each connection; one that has fallen too far behind is
+        closed and dropped (its client resyncs when it reconnects)."""
+        for connection in connections:
+            if not connection.offer(message):
+                self.disconnect(connection)
 
     async def _send_show(self, table: LiveTable, targets: list[Connection], joining: bool) -> None:
         """Broadcast a new placement's motion (and open a person's catch window) before the
@@ -307,37 +340,57 @@ class Lobby:
                 self._schedule_catch(table, show.window)
         elif not joining:
             return
-        message = show.message(now)
-        for connection in targets:
-            with contextlib.suppress(Exception):
-                await connection.send(message)
+        self._send(targets, show.message(now))
 
     def _schedule_catch(self, table: LiveTable, window: CatchWindow) -> None:
         timers = self.timers.setdefault(table.id, _Timers())
         if timers.catch is not None and not timers.catch.done():
             timers.catch.cancel()
-        timers.catch = asyncio.get_running_loop().create_task(self._close_catch(table, window))
+        timers.catch = self._supervised("catch window", table.id, self._close_catch, window)
 
-    async def _close_catch(self, table: LiveTable, window: CatchWindow) -> None:
+    async def _close_catch(self, table_id: str, window: CatchWindow) -> None:
         """When the window runs out, the person has caught nothing: the server says so."""
         await self.clock.sleep(max(0.0, window.closes - self.clock.now()))
+        table = self.tables[table_id]
         if table.version != window.version or table.catcher() != window.seat:
             return
         table.play(window.seat, "catch none")
         await self.changed(table)
 
     def connect(self, connection: Connection) -> None:
+        connection.start()
         self.connections.setdefault(connection.table_id, set()).add(connection)
 
     def disconnect(self, connection: Connection) -> None:
+        connection.stop()
         self.connections.get(connection.table_id, set()).discard(connection)
 
     # --- bots and clocks ----------------------------------------------------------------------
     def _schedule(self, table: LiveTable) -> None:
         timers = self.timers.setdefault(table.id, _Timers())
         if table.bot_to_move() is not None and (timers.bot is None or timers.bot.done()):
-            timers.bot = asyncio.get_running_loop().create_task(self._bot_turn(table))
+            timers.bot = self._supervised("bot turn", table.id, self._bot_turn)
+        if table.physics_due() and (timers.physics is None or timers.physics.done()):
+            timers.physics = self._supervised("physics", table.id, self._settle)
         self._schedule_clock(table, timers)
+
+    def _supervised(
+        self, what: str, table_id: str, work: Callable[..., Awaitable[None]], *args: Any
+    ) -> asyncio.Task[None]:
+        """A task running `work(table_id, *args)`; when it fails (a save error, a bug) it is
+        logged and run again after a back-off, so a table goes on once storage is back."""
+
+        async def supervise() -> None:
+            delay = self.retry_first
+            while True:
+                try:
+                    return await work(table_id, *args)
+                except Exception:
+                    log.exception("table %s: %s failed; again in %g s", table_id, what, delay)
+                await self.clock.sleep(delay)
+                delay = min(2 * delay, self.retry_most)
+
+        return asyncio.get_running_loop().create_task(supervise())
 
     def _schedule_clock(self, table: LiveTable, timers: _Timers) -> None:
         seat = table.mover()
@@ -350,9 +403,7 @@ class Lobby:
         self._stop_clock(timers)
         timers.deadline = self.clock.now() + table.row.clock
         timers.clocked_seat = seat
-        timers.clock = asyncio.get_running_loop().create_task(
-            self._clock(table, table.row.clock, seat)
-        )
+        timers.clock = self._supervised("turn clock", table.id, self._clock, timers.deadline, seat)
 
     @staticmethod
     def _stop_clock(timers: _Timers) -> None:
@@ -360,31 +411,83 @@ class Lobby:
             timers.clock.cancel()
         timers.clock, timers.deadline, timers.clocked_seat = None, None, None
 
-    async def _bot_turn(self, table: LiveTable) -> None:
-        while (spec := table.bot_to_move()) is not None:
-            await self.clock.sleep(self.bot_delay)
-            # let the ship's motion play out
-            await self.clock.sleep(table.show_left(self.clock.now()))
-            spec = table.bot_to_move()
-            if spec is None:
-                return
-            seat = table.mover()
-            assert seat is not None
-            table.play(seat, table.bot_action(spec))
-            await self.save(table)
-            self._schedule_clock(table, self.timers[table.id])
-            await self.push(table)
+    def _unchanged(self, table: LiveTable, version: int) -> bool:
+        """Whether `table` is still the live table at `version` (after work beside the loop)."""
+        return self.tables.get(table.id) is table and table.version == version
 
-    async def _clock(self, table: LiveTable, seconds: float, seat: int | None) -> None:
-        await self.clock.sleep(seconds)
-        timers = self.timers[table.id]
-        timers.clock, timers.deadline, timers.clocked_seat = None, None, None
-        if seat is None or table.mover() != seat:
+    async def _bot_turn(self, table_id: str) -> None:
+        """Play the bots' moves while a bot is to move; a move decided on a table that has
+        changed meanwhile is thrown away and decided anew."""
+        while (spec := self.tables[table_id].bot_to_move()) is not None:
+            await self.clock.sleep(self.bot_delay)
+            table = self.tables[table_id]
+            await self.clock.sleep(table.show_left(self.clock.now()))  # the ship's motion
+            spec, seat, version = table.bot_to_move(), table.mover(), table.version
+            if spec is None or seat is None:
+                return
+            try:
+                action = await self._decide(table, spec)
+            except BrokenExecutor:
+                raise  # a worker died, not the bot's fault: tried again (see `_supervised`)
+            except Exception as error:  # it raised or ran out of time
+                if self._unchanged(table, version):
+                    await self._replace_bot(table, seat, spec, error)
+                continue
+            if self._unchanged(table, version):
+                table.play(seat, action)
+                await self.changed(table)
+
+    async def _decide(self, table: LiveTable, spec: str) -> str:
+        """The move of bot `spec` at `table` now, worked out in the pool."""
+        return await self.work.run(bot_decision, table.game, table.state, spec, table.bot_seed)
+
+    async def _replace_bot(self, table: LiveTable, seat: int, spec: str, error: Exception) -> None:
+        """A bot that failed is replaced for the rest of the game: by the game's stand-in,
+        or by the random bot if the stand-in itself failed."""
+        stand_in = stand_in_bot(table.game)
+        if spec == stand_in:
+            stand_in = "random"
+        if spec == stand_in:
+            raise error  # even the random bot fails: retried later (see `_supervised`)
+        log.warning(
+            "table %s: bot %s of seat %d failed (%s); %s plays on",
+            table.id,
+            spec,
+            seat + 1,
+            _reason(error),
+            stand_in,
+        )
+        table.replace_bot(seat, stand_in, {"bot": spec, "reason": _reason(error)})
+        await self.changed(table)
+
+    async def _settle(self, table_id: str) -> None:
+        """Run a Riff Raff placement's physics in the pool, then apply and push it."""
+        while (table := self.tables[table_id]).physics_due():
+            version = table.version
+            motion = await self.work.run(settle_with_motion, table.game, table.state, table.dice())
+            if motion is not None and self._unchanged(table, version):
+                table.apply_motion(motion)
+                await self.changed(table)
+
+    async def _clock(self, table_id: str, deadline: float, seat: int) -> None:
+        await self.clock.sleep(max(0.0, deadline - self.clock.now()))
+        timers = self.timers[table_id]
+        if timers.clock is asyncio.current_task():  # run out: the next turn gets a new clock
+            timers.clock, timers.deadline, timers.clocked_seat = None, None, None
+        table = self.tables[table_id]
+        if table.mover() != seat:
             return
         spec = stand_in_bot(table.game)
         table.event("timeout", {"seat": seat, "bot": spec}, None)
-        while table.mover() == seat and not table.over:
-            table.play(seat, table.bot_action(spec))
+        while (table := self.tables[table.id]).mover() == seat:
+            version = table.version
+            try:
+                action = await self._decide(table, spec)
+            except Exception as error:
+                log.warning("table %s: stand-in %s failed (%s)", table.id, spec, _reason(error))
+                action = table.bot_action("random")  # quick, and cannot fail
+            if self._unchanged(table, version):
+                table.play(seat, action)
         await self.changed(table)
 
     def games(self) -> list[dict[str, JsonValue]]:
@@ -392,6 +495,13 @@ class Lobby:
         if not self._games:
             self._games = _describe_games()
         return self._games
+
+
+def _reason(error: Exception) -> str:
+    """Why a job failed, for the log: 'too slow: ...' or the exception and its message."""
+    if isinstance(error, TooSlow):
+        return f"too slow: {error}"
+    return f"{type(error).__name__}: {error}"
 
 
 def _describe_games() -> list[dict[str, JsonValue]]:

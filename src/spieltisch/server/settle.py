@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from spieltisch.core.errors import IllegalAction
 from spieltisch.core.protocol import Game, JsonValue
@@ -38,6 +38,7 @@ __all__ = [
     "late_pieces",
     "make_show",
     "merged_spans",
+    "needs_physics",
     "open_window",
     "playback_time",
     "settle_with_motion",
@@ -110,10 +111,15 @@ class Motion:
     bodies: tuple[int, ...]
 
 
+def needs_physics(game: Game[Any, Any], state: Any) -> TypeGuard[RiffRaff]:
+    """Whether the chance node due is a Riff Raff placement waiting for the physics."""
+    return isinstance(game, RiffRaff) and state.phase is Phase.SETTLE
+
+
 def settle_with_motion(game: Game[Any, Any], state: Any, rng: random.Random) -> Motion | None:
     """For a Riff Raff placement waiting for the physics: the outcome (the one
     `sample_chance` draws from `rng`) with its motion; None for any other chance node."""
-    if not isinstance(game, RiffRaff) or state.phase is not Phase.SETTLE:
+    if not needs_physics(game, state):
         return None
     result = game.placement_result(state, rng.getrandbits(64))
     return Motion(state.active, settled_of(result), result.trajectory, result.bodies)

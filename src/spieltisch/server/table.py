@@ -26,9 +26,11 @@ from spieltisch.core.registry import make_game
 from spieltisch.server.settle import (
     CatchTiming,
     CatchWindow,
+    Motion,
     Show,
     late_pieces,
     make_show,
+    needs_physics,
     settle_with_motion,
     wants_window,
 )
@@ -37,6 +39,7 @@ from spieltisch.server.store import ChatRow, EntryRow, SeatRow, Store, TableRow
 __all__ = [
     "LiveTable",
     "TableError",
+    "bot_decision",
     "chat_json",
     "hash_token",
     "new_token",
@@ -83,6 +86,12 @@ def stand_in_bot(game: Game[Any, Any]) -> str:
     return names[0]
 
 
+def bot_decision(game: Game[Any, Any], state: Any, spec: str, seed: int) -> str:
+    """What the bot `spec`, seeded by `seed`, plays in `state` (a job for a worker)."""
+    bot = make_bot(game, spec, seed)
+    return str(game.format_action(bot.choose(state)))
+
+
 @dataclass
 class LiveTable:
     row: TableRow
@@ -98,6 +107,7 @@ class LiveTable:
     timing: CatchTiming = field(default_factory=CatchTiming)
     show: Show | None = None  # the latest placement's motion (Riff Raff), for the clients
     stories: dict[int, dict[str, JsonValue]] = field(default_factory=dict)  # seq -> told facts
+    inline_physics: bool = True  # False: `run_chance` stops at physics for the lobby's pool
     _summary: tuple[int, dict[str, JsonValue]] | None = None
     _options: dict[str, JsonValue] = field(default_factory=dict)
 
@@ -222,18 +232,31 @@ class LiveTable:
         self.actions.append(text)
 
     def run_chance(self) -> None:
-        """Draw every chance outcome that is due now (the game must have started). A Riff
-        Raff placement keeps its motion as the table's show for the clients to play."""
+        """Draw every chance outcome that is due now (the game must have started). Physics
+        runs here only with `inline_physics`; else the table waits at it (`physics_due`)."""
         while self.started and self.game.to_move(self.state) == CHANCE:
-            motion = settle_with_motion(self.game, self.state, self.dice())
-            if motion is None:
-                outcome = self.game.sample_chance(self.state, self.dice())
+            if needs_physics(self.game, self.state):
+                if not self.inline_physics:
+                    return
+                motion = settle_with_motion(self.game, self.state, self.dice())
+                assert motion is not None
+                self.apply_motion(motion)
             else:
-                outcome = motion.outcome
-            state = self.game.apply(self.state, outcome)
-            self._apply(CHANCE, outcome, state)
-            if motion is not None:
-                self.show = make_show(self.version, motion, self.timing)
+                outcome = self.game.sample_chance(self.state, self.dice())
+                self._apply(CHANCE, outcome, self.game.apply(self.state, outcome))
+
+    def physics_due(self) -> bool:
+        """Whether the table waits for a Riff Raff placement's physics."""
+        started = self.started and self.game.to_move(self.state) == CHANCE
+        return started and needs_physics(self.game, self.state)
+
+    def apply_motion(self, motion: Motion) -> None:
+        """Apply the physics outcome worked out at this version (`settle_with_motion` of the
+        state and `dice()`), keep its motion as the show, and roll the chance that follows."""
+        state = self.game.apply(self.state, motion.outcome)
+        self._apply(CHANCE, motion.outcome, state)
+        self.show = make_show(self.version, motion, self.timing)
+        self.run_chance()
 
     # --- the catch window (Riff Raff, a person catching by hand) -----------------------------
     def catcher(self) -> int | None:
@@ -274,8 +297,11 @@ class LiveTable:
 
     def bot_action(self, spec: str) -> str:
         """What the bot `spec` plays now, with a generator seeded by the table and version."""
-        bot = make_bot(self.game, spec, self.row.seed * 100_003 + self.version)
-        return str(self.game.format_action(bot.choose(self.state)))
+        return bot_decision(self.game, self.state, spec, self.bot_seed)
+
+    @property
+    def bot_seed(self) -> int:
+        return self.row.seed * 100_003 + self.version
 
     def talk(self, seat: int, text: str, now: float) -> ChatRow:
         """A new chat line of `seat` at time `now` (the caller stores it). Refused, changing
@@ -297,6 +323,7 @@ class LiveTable:
         return line
 
     def join(self, seat: int | None, name: str) -> tuple[int, str]:
+        self._check_not_over()
         open_seats = [s.seat for s in self.seats if s.bot is None and s.name is None]
         if not open_seats:
             raise TableError("table_full", "Every seat at this table is taken; watch instead.")
@@ -312,9 +339,11 @@ class LiveTable:
         return seat, token
 
     def leave(self, seat: int, bot: str | None) -> None:
-        """Free the seat before the start; later a bot takes it over (the result is marked)."""
+        """Free the seat before the start; later a bot takes it over (the result is marked).
+        After the end the seats stay as they are, for the record and the replay."""
+        self._check_not_over()
         current = self.seats[seat]
-        if not self.started or self.over:
+        if not self.started:
             freed = replace(current, name=None, token_hash=None)
             self.event("left", {"seat": seat, "name": current.name}, freed)
             return
@@ -325,6 +354,18 @@ class LiveTable:
             raise TableError("unknown_bot", _sentence(str(error.args[0]))) from None
         stand_in = replace(current, bot=spec, token_hash=None, replaced=True)
         self.event("replaced", {"seat": seat, "name": current.name, "bot": spec}, stand_in)
+
+    def replace_bot(self, seat: int, bot: str, why: dict[str, str]) -> None:
+        """A failed bot's seat is played by `bot` from now on; `why` (the bot, the reason)
+        goes into the log."""
+        stand_in = replace(self.seats[seat], bot=bot)
+        self.event("bot_replaced", {"seat": seat, "by": bot, **why}, stand_in)
+
+    def _check_not_over(self) -> None:
+        if self.over:
+            raise TableError(
+                "game_over", "The game is over; its seats stay as they were for the record."
+            )
 
     # --- what clients see ------------------------------------------------------------------
     def record(self) -> GameRecord:

@@ -1,0 +1,83 @@
+"""What a client may send: the size of a request body and of a WebSocket message, and how
+deeply a message's JSON may nest. Each limit breached is a clear error, never a stall."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from spieltisch.server.table import TableError
+
+__all__ = ["BodyLimit", "Limits", "json_depth", "read_json"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    body: int = 64 * 1024  # bytes of a REST request body
+    message: int = 4096  # characters of a WebSocket message
+    depth: int = 8  # levels of nesting in a WebSocket message's JSON
+
+
+def json_depth(value: Any) -> int:
+    """How deeply `value` nests lists and objects (a plain value: 0)."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        children = list(item.values()) if isinstance(item, dict) else item
+        if isinstance(children, list):
+            deepest = max(deepest, depth + 1)
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def read_json(text: str, limits: Limits) -> Any:
+    """The JSON value of a message, refused when too long, malformed or nested too deeply."""
+    if len(text) > limits.message:
+        raise TableError("too_large", f"A message may have at most {limits.message} characters.")
+    too_deep = TableError("too_deep", f"A message may nest at most {limits.depth} levels.")
+    try:
+        value = json.loads(text)
+    except RecursionError:  # far too deep for the parser itself
+        raise too_deep from None
+    except ValueError:
+        raise TableError("bad_json", "The message is not valid JSON.") from None
+    if json_depth(value) > limits.depth:
+        raise too_deep
+    return value
+
+
+class BodyLimit:
+    """ASGI middleware: a request whose body is larger than `limit` bytes is answered 413
+    before it is read, one without a declared length 411."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            refusal = self._refusal(dict(scope["headers"]))
+            if refusal is not None:
+                await _answer(send, *refusal)
+                return
+        await self.app(scope, receive, send)
+
+    def _refusal(self, headers: dict[bytes, bytes]) -> tuple[int, str, str] | None:
+        length = headers.get(b"content-length")
+        if length is None:
+            if b"transfer-encoding" in headers:
+                return 411, "length_required", "Send the request body with a Content-Length."
+            return None
+        if not length.isdigit() or int(length) > self.limit:
+            return 413, "too_large", f"A request body may have at most {self.limit} bytes."
+        return None
+
+
+async def _answer(send: Send, status: int, code: str, message: str) -> None:
+    body = json.dumps({"error": code, "message": message}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
