@@ -286,7 +286,7 @@ function heelMeter() {
   });
   const label = h("span", { class: "rr-heel-text", id: "rr-heel-text" });
   const node = h("div", { class: "rr-heel", id: "rr-heel" },
-    s("svg", { viewBox: "0 0 120 70", class: "rr-heel-gauge", role: "img", "aria-labelledby": "rr-heel-text" },
+    s("svg", { viewBox: "0 0 120 70", class: "rr-heel-gauge", role: "img", "aria-label": t("rr.heel"), "aria-labelledby": "rr-heel-text" },
       s("path", { d: "M 14 60 A 46 46 0 0 1 106 60", class: "rr-arc" }), ticks, needle, pitchDot),
     label);
   let shown = "";
