@@ -371,3 +371,18 @@ def test_bots_play_on_after_a_restart(tmp_path: Path) -> None:
             state = receive_state(ws)
             seen += state["log"]
         assert any(e["key"] == "move" and e["args"]["seat"] == 0 for e in seen)
+
+
+def test_assets_are_compressed_and_cached_sensibly(tmp_path: Path) -> None:
+    with client_for(tmp_path) as client:
+        gzip = {"Accept-Encoding": "gzip"}
+        page = client.get("/app.js", headers=gzip)
+        assert page.headers["content-encoding"] == "gzip"
+        assert page.headers["cache-control"] == "no-cache" and page.headers["etag"]
+        again = client.get("/app.js", headers={**gzip, "If-None-Match": page.headers["etag"]})
+        assert again.status_code == 304
+        three = client.get("/vendor/three/build/three.module.js", headers=gzip)
+        if three.status_code == 200:  # present once tools/fetch_web_deps.py has run
+            assert three.headers["content-encoding"] == "gzip"
+            assert "max-age" in three.headers["cache-control"]
+        assert client.get("/api/games", headers=gzip).headers["content-encoding"] == "gzip"

@@ -44,6 +44,7 @@ from typing import Any
 from fastapi import FastAPI, Query, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.middleware.gzip import GZipMiddleware
 from pydantic import BaseModel, Field
 from starlette.requests import Request
 
@@ -67,6 +68,10 @@ MAX_MESSAGE = Limits().message
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 VENDOR_DIR = WEB_DIR / "vendor"
+VENDOR_CACHE = "public, max-age=86400"
+"""Fetched libraries change only with the lock: browsers keep them a day without asking."""
+GZIP_FROM = 1024
+"""Responses from this many bytes on are sent compressed to browsers that accept it."""
 MISSING_VENDOR = (
     "The browser modules of the 3D table (three.js) are not installed on this server. "
     "Run `python tools/fetch_web_deps.py` in the project (./run and ./test do it), then reload."
@@ -157,6 +162,7 @@ def create_app(
     )
     app.state.lobby = lobby
     app.add_middleware(BodyLimit, limit=limits.body)
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM)  # text assets and JSON
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, error: Exception) -> JSONResponse:
@@ -167,8 +173,18 @@ def create_app(
 
     _add_routes(app, lobby, limits)
     _add_vendor_route(app)
-    app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
+    app.mount("/", RevalidatedFiles(directory=WEB_DIR, html=True), name="web")
     return app
+
+
+class RevalidatedFiles(StaticFiles):
+    """The client's own files: cached, but checked again (ETag) before each use, so a new
+    version of the server is seen at once."""
+
+    async def get_response(self, path: str, scope: Any) -> Response:
+        response = await super().get_response(path, scope)
+        response.headers.setdefault("Cache-Control", "no-cache")
+        return response
 
 
 def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
@@ -239,7 +255,7 @@ def _add_vendor_route(app: FastAPI) -> None:
         file = root if "\0" in path else (root / path).resolve()  # NUL names no file
         if file.is_relative_to(root) and file.is_file():
             kind = "text/javascript" if file.suffix == ".js" else "text/plain"
-            return FileResponse(file, media_type=kind)
+            return FileResponse(file, media_type=kind, headers={"Cache-Control": VENDOR_CACHE})
         text = MISSING_VENDOR if not vendor_ready() else f"There is no file /vendor/{path}."
         return PlainTextResponse(text, 404)
 
