@@ -129,6 +129,10 @@ def test_a_person_plays_a_whole_game_against_a_bot(browser: object, server: Live
     )  # type: ignore[attr-defined]
     page.click("#replay-play")  # pause  # type: ignore[attr-defined]
     assert page.inner_text("#replay-play") == "Play"  # type: ignore[attr-defined]
+    table = page.url.rsplit("/", 1)[-1]  # type: ignore[attr-defined]
+    page.click("a.button[href='#/']")  # the lobby lists the finished game  # type: ignore[attr-defined]
+    page.click(f"#finished-tables a[href='#/r/{table}']")  # type: ignore[attr-defined]
+    page.wait_for_selector("#replay-step")  # type: ignore[attr-defined]
 
 
 def test_a_reload_mid_game_resumes(browser: object, server: LiveServer) -> None:

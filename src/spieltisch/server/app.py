@@ -4,6 +4,7 @@ REST (JSON, schema at /openapi.json, pages at /docs); the handlers run on the ev
 so they see every table between two changes, never during one:
   GET  /api/games                      the games, their options and bots
   GET  /api/tables                     tables waiting for players or being played
+  GET  /api/tables/finished            the latest finished games with their results
   POST /api/tables                     make a table: game, options, seats (person or bot), clock
   GET  /api/tables/{id}                one table's seats and status
   POST /api/tables/{id}/join           take a seat with a display name: returns the seat token
@@ -70,6 +71,8 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 VENDOR_DIR = WEB_DIR / "vendor"
 VENDOR_CACHE = "public, max-age=86400"
 """Fetched libraries change only with the lock: browsers keep them a day without asking."""
+FINISHED_SHOWN = 20
+"""How many finished games the lobby lists."""
 GZIP_FROM = 1024
 """Responses from this many bytes on are sent compressed to browsers that accept it."""
 MISSING_VENDOR = (
@@ -203,6 +206,13 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
     @app.get("/api/tables")
     async def tables() -> list[dict[str, Any]]:
         return [t.summary() for t in lobby.open_tables()]
+
+    @app.get("/api/tables/finished")
+    async def finished() -> list[dict[str, Any]]:
+        """The latest finished games, newest first, each with its result."""
+        return [
+            {**t.summary(), "result": t.result()} for t in lobby.finished_tables(FINISHED_SHOWN)
+        ]
 
     @app.post("/api/tables", status_code=201)
     async def create(body: CreateTable) -> dict[str, Any]:

@@ -203,6 +203,11 @@ class Lobby:
         live = [t for t in self.tables.values() if not t.over]
         return sorted(live, key=lambda t: -t.row.created)
 
+    def finished_tables(self, limit: int) -> list[LiveTable]:
+        """The latest `limit` finished games, newest first (their replays can be watched)."""
+        over = [t for t in self.tables.values() if t.over]
+        return sorted(over, key=lambda t: -t.row.created)[:limit]
+
     async def join(self, table_id: str, seat: int | None, name: str) -> tuple[int, str]:
         table = self.get(table_id)
         name = clean_name(name)

@@ -62,6 +62,7 @@ function choiceText(choice) {
 function lobbyPage() {
   let games = [];
   let tables = [];
+  let finished = [];
   let timer = null;
   const form = { game: "pickomino", seats: [null, "optimal"], clock: "", options: {} };
   const root = h("div", { class: "lobby" });
@@ -72,7 +73,7 @@ function lobbyPage() {
 
   async function load() {
     try {
-      [games, tables] = await Promise.all([api("/api/games"), api("/api/tables")]);
+      [games, tables, finished] = await Promise.all([api("/api/games"), api("/api/tables"), api("/api/tables/finished")]);
       if (!games.some((g) => g.name === form.game) && games.length) form.game = games[0].name;
       draw();
     } catch (error) {
@@ -221,13 +222,26 @@ function lobbyPage() {
 
   function drawTables() {
     return replaceChildren(openTables, h("h2", { text: t("lobby.open") }),
-      tables.length ? h("ul", { class: "tables" }, tables.map(tableRow)) : h("p", { class: "muted", text: t("lobby.none") }));
+      tables.length ? h("ul", { class: "tables" }, tables.map(tableRow)) : h("p", { class: "muted", text: t("lobby.none") }),
+      finished.length ? h("h2", { text: t("lobby.finished") }) : null,
+      finished.length ? h("ul", { class: "tables", id: "finished-tables" }, finished.map(finishedRow)) : null);
+  }
+
+  function finishedRow(table) {
+    const names = table.seats.map(seatName);
+    const winners = table.result ? table.result.winners.map((w) => names[w]).join(", ") : "";
+    return h("li", { class: "table-row" },
+      h("a", { href: `#/r/${table.id}` },
+        h("strong", { text: table.title }), " ",
+        h("span", { class: "muted", text: t("table.won", { names: winners }) }), " ",
+        h("span", { class: "badge", text: t("lobby.watch_replay") }),
+        h("span", { class: "names", text: names.join(" · ") })));
   }
 
   load();
   timer = setInterval(async () => {
     try {
-      tables = await api("/api/tables");
+      [tables, finished] = await Promise.all([api("/api/tables"), api("/api/tables/finished")]);
       drawTables();
     } catch { /* the next poll tries again */ }
   }, 5000);
