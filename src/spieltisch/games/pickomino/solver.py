@@ -14,6 +14,7 @@ max and one matrix product.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Protocol
@@ -40,6 +41,7 @@ __all__ = [
     "cached_outcome",
     "cached_solution",
     "choose_action",
+    "greedy_outcome",
     "position_index",
     "solve_table",
     "solve_turn",
@@ -273,7 +275,7 @@ def _stop_fails(stop_values: Floats, fail_value: float, worm: Ints) -> Floats:
     return fails
 
 
-def _reached(group: _Group, offered: Floats) -> Ints:
+def _reached(group: _Group, offered: Floats | Ints) -> Ints:
     """The position each roll leads to when the first best free face is set aside."""
     best = offered.argmax(axis=1)  # (N, R): the first best free face, as the bots choose
     count, width = group.children.shape
@@ -358,22 +360,20 @@ class TurnOutcome:
     seconds: float
 
 
-def _final_mass(solution: TurnSolution) -> Floats:
-    """Chance that the turn stops at each position; the extra slot: failed rolls."""
-    if solution.choices is None:
-        raise ValueError("solve with policy=True to follow the policy forward")
+def _final_mass(choices: Sequence[Ints], rolls_on: npt.NDArray[np.bool_]) -> Floats:
+    """Chance that the turn stops at each position when each roll of each group leads to
+    `choices` and the player rolls on where `rolls_on`; the extra slot: failed rolls."""
     groups = turn_structure().groups
     mass = np.zeros(SIZE + 1)
     root = position_index(0, DICE, 0)
     mass[root] = 1.0
     for dice in range(DICE, 0, -1):  # every roll leads to fewer dice left
         targets, flows = [], []
-        for group, reached in zip(groups, solution.choices, strict=True):
+        for group, reached in zip(groups, choices, strict=True):
             if group.dice != dice:
                 continue
             here = mass[group.positions]
-            rolls = solution.roll_value[group.positions] > _stop_here(solution, group.positions)
-            rolls |= group.positions == root  # no stop before the first roll
+            rolls = rolls_on[group.positions] | (group.positions == root)  # the first roll
             rolling = here * rolls
             targets.append(reached.ravel())
             flows.append((rolling[:, None] * group.roll_probs[None, :]).ravel())
@@ -383,11 +383,27 @@ def _final_mass(solution: TurnSolution) -> Floats:
     return mass
 
 
+def _optimal_mass(solution: TurnSolution) -> Floats:
+    """`_final_mass` under the optimal policy: roll on only where it is strictly better."""
+    if solution.choices is None:
+        raise ValueError("solve with policy=True to follow the policy forward")
+    rolls_on = solution.roll_value > _stop_here(solution, np.arange(SIZE))
+    return _final_mass(solution.choices, rolls_on)
+
+
 def _stop_here(solution: TurnSolution, positions: Ints) -> Floats:
     totals = positions % SUMS
     worms = (positions // (LEVELS * SUMS)) >> WORM & 1
     stops: Floats = solution.stop_values[totals, worms]
     return stops
+
+
+def _stop_chances(mass: Floats) -> tuple[Floats, float]:
+    """From `_final_mass`: the chance to stop with each (sum, worm), and of a failed roll."""
+    ends = np.arange(SIZE)
+    worms = (ends // (LEVELS * SUMS)) >> WORM & 1
+    stops = np.bincount(ends % SUMS * 2 + worms, mass[:SIZE], minlength=SUMS * 2)
+    return stops.astype(np.float64).reshape(SUMS, 2), float(mass[EXTRA_SLOT])
 
 
 class ClaimingValuation(Protocol):
@@ -406,16 +422,24 @@ def turn_outcome(table: ClaimingValuation) -> TurnOutcome:
     maximise `table` (a `TurnTable`: the most worms), timed from scratch."""
     started = time.perf_counter()
     solution = solve_values(table.stop_values(), table.fail_value, policy=True)
-    mass = _final_mass(solution)
-    tile_of = np.zeros((SUMS, 2), dtype=np.intp)  # 0: the stop fails
-    for total in range(SUMS):
-        tile_of[total, 1] = table.claim(total)[1] or 0
-    ends = np.flatnonzero(mass[:SIZE])
-    stops = tile_of[ends % SUMS, (ends // (LEVELS * SUMS)) >> WORM & 1]
-    by_tile = np.bincount(stops, weights=mass[ends], minlength=TILES[-1] + 1)
-    p_tile = {tile: float(by_tile[tile]) for tile in TILES if by_tile[tile] > 0}
-    p_fail = float(by_tile[0] + mass[EXTRA_SLOT])
-    return TurnOutcome(solution.expected, p_fail, p_tile, time.perf_counter() - started)
+    stops, failed = _stop_chances(_optimal_mass(solution))
+    return _outcome(table, solution.expected, stops, failed, time.perf_counter() - started)
+
+
+def _outcome(
+    table: ClaimingValuation, expected: float, stops: Floats, failed: float, seconds: float
+) -> TurnOutcome:
+    """The turn's ends from the chances of stopping with each (sum, worm) and of failing."""
+    by_tile = dict.fromkeys(TILES, 0.0)
+    p_fail = failed + float(stops[:, 0].sum())
+    for total in np.flatnonzero(stops[:, 1]):
+        tile = table.claim(int(total))[1]
+        if tile is None:
+            p_fail += float(stops[total, 1])
+        else:
+            by_tile[tile] += float(stops[total, 1])
+    p_tile = {tile: chance for tile, chance in by_tile.items() if chance > 0}
+    return TurnOutcome(expected, p_fail, p_tile, seconds)
 
 
 # --- decisions in a game position -------------------------------------------------------------
@@ -529,12 +553,68 @@ def _solve_normalised(table: TurnTable) -> TurnSolution:
 
 @lru_cache(maxsize=16384)
 def _outcome_normalised(table: TurnTable) -> TurnOutcome:
-    return turn_outcome(table)
+    stop_values = table.stop_values()
+    expected, stops, failed, seconds = _optimal_stops(stop_values.tobytes(), table.fail_value)
+    return _outcome(table, expected, stops, failed, seconds)
+
+
+@lru_cache(maxsize=16384)
+def _optimal_stops(stop_values: bytes, fail_value: float) -> tuple[float, Floats, float, float]:
+    """The optimal turn's value and stop chances; many tables share their stop values."""
+    started = time.perf_counter()
+    values = np.frombuffer(stop_values).reshape(SUMS, 2)
+    solution = solve_values(values, fail_value, policy=True)
+    stops, failed = _stop_chances(_optimal_mass(solution))
+    return solution.expected, stops, failed, time.perf_counter() - started
 
 
 def cached_outcome(table: TurnTable) -> TurnOutcome:
     """`turn_outcome` of recent tables; its `seconds` are those of the first solve."""
     return _outcome_normalised(_normalised(table))
+
+
+# --- the outcome of a turn under greedy's fixed rule -------------------------------------------
+_GREEDY_WORM = 1000  # above any count * value * 6 + face: worms come first
+
+
+@cache
+def _greedy_choices() -> tuple[Ints, ...]:
+    """Per group, the position each roll leads to under the `greedy` bot's choice: worms while
+    none are set aside, else the face with the largest total (the higher face on a tie)."""
+    faces = _free_faces()
+    choices = []
+    for group in turn_structure().groups:
+        free = len(group.roll_picks)
+        counts = (group.roll_picks - (np.arange(free) * (group.dice + 1))[:, None])[None]
+        shown = faces[group.positions // (LEVELS * SUMS), :free][:, :, None]  # (N, free, 1)
+        score = np.where(counts > 0, counts * _VALUES[shown] * NUM_FACES + shown, -1)
+        score = np.where((shown == WORM) & (counts > 0), _GREEDY_WORM, score)
+        choices.append(_reached(group, score))
+    return tuple(choices)
+
+
+@lru_cache(maxsize=1024)
+def _greedy_stops(takes: tuple[bool, ...]) -> tuple[Floats, float]:
+    """Greedy's stop chances when it stops, with a worm, at the sums where `takes` is true."""
+    positions = np.arange(SIZE)
+    worm = (positions // (LEVELS * SUMS)) >> WORM & 1 == 1
+    rolls_on = ~(worm & np.array(takes)[positions % SUMS])
+    return _stop_chances(_final_mass(_greedy_choices(), rolls_on))
+
+
+@lru_cache(maxsize=16384)
+def _greedy_normalised(table: TurnTable) -> TurnOutcome:
+    started = time.perf_counter()
+    takes = tuple(table.claim(total)[0] != "none" for total in range(SUMS))
+    stops, failed = _greedy_stops(takes)
+    expected = float((stops * table.stop_values()).sum()) + failed * table.fail_value
+    return _outcome(table, expected, stops, failed, time.perf_counter() - started)
+
+
+def greedy_outcome(table: TurnTable) -> TurnOutcome:
+    """Like `cached_outcome`, for the `greedy` bot's fixed rule: it stops as soon as a tile
+    can be taken, stealing when it can; `expected` values the ends as `table` does."""
+    return _greedy_normalised(_normalised(table))
 
 
 def _normalised(table: TurnTable) -> TurnTable:
