@@ -341,9 +341,34 @@ class TurnTable:
     def stop_values(self) -> Floats:
         """(SUMS, 2) array: the value of stopping with each sum, without / with a worm."""
         values = np.full((SUMS, 2), self.fail_value)
-        for total in range(SUMS):
-            values[total, 1] = self.claim_value(self.claim(total)[0], total)
+        values[:, 1] = self.tile_values(self.tiles_by_sum())
         return values
+
+    def tiles_by_sum(self) -> Ints:
+        """The tile a stop with a worm takes at each sum as `claim` picks it (0: none)."""
+        tiles = _grill_tiles_by_sum(self.grill)
+        for top in self.other_tops:
+            grill = tiles[top]
+            if not grill or (1 + self.steal_weight) * tile_worms(top) >= tile_worms(grill):
+                tiles[top] = top
+        return tiles
+
+    def tile_values(self, tiles: Ints) -> Floats:
+        """What taking `tiles` (0: none, a fail) is worth, as `claim_value` counts it."""
+        worms = _WORMS[tiles]
+        stolen = np.isin(tiles, self.other_tops)
+        values: Floats = np.where(stolen, (1 + self.steal_weight) * worms, worms)
+        return np.where(tiles > 0, values, self.fail_value)
+
+
+_WORMS = np.array([tile_worms(tile) if tile >= TILES[0] else 0 for tile in range(SUMS)], float)
+
+
+def _grill_tiles_by_sum(grill: tuple[int, ...]) -> Ints:
+    """The highest grill tile not above each sum (0: none)."""
+    tiles = np.array((0, *grill), dtype=np.intp)
+    found: Ints = tiles[np.searchsorted(grill, np.arange(SUMS), side="right")]
+    return found
 
 
 def solve_table(table: Valuation, *, policy: bool = False, fails: bool = False) -> TurnSolution:
@@ -423,22 +448,18 @@ def turn_outcome(table: ClaimingValuation) -> TurnOutcome:
     started = time.perf_counter()
     solution = solve_values(table.stop_values(), table.fail_value, policy=True)
     stops, failed = _stop_chances(_optimal_mass(solution))
-    return _outcome(table, solution.expected, stops, failed, time.perf_counter() - started)
+    tiles = np.array([table.claim(total)[1] or 0 for total in range(SUMS)], dtype=np.intp)
+    return _outcome(tiles, solution.expected, stops, failed, time.perf_counter() - started)
 
 
 def _outcome(
-    table: ClaimingValuation, expected: float, stops: Floats, failed: float, seconds: float
+    tiles: Ints, expected: float, stops: Floats, failed: float, seconds: float
 ) -> TurnOutcome:
-    """The turn's ends from the chances of stopping with each (sum, worm) and of failing."""
-    by_tile = dict.fromkeys(TILES, 0.0)
-    p_fail = failed + float(stops[:, 0].sum())
-    for total in np.flatnonzero(stops[:, 1]):
-        tile = table.claim(int(total))[1]
-        if tile is None:
-            p_fail += float(stops[total, 1])
-        else:
-            by_tile[tile] += float(stops[total, 1])
-    p_tile = {tile: chance for tile, chance in by_tile.items() if chance > 0}
+    """The turn's ends from the chances of stopping with each (sum, worm) and of failing,
+    where a stop with a worm takes `tiles[sum]` (0: none)."""
+    by_tile = np.bincount(tiles, stops[:, 1], minlength=TILES[-1] + 1)
+    p_fail = failed + float(stops[:, 0].sum()) + float(by_tile[0])
+    p_tile = {tile: float(by_tile[tile]) for tile in TILES if by_tile[tile] > 0}
     return TurnOutcome(expected, p_fail, p_tile, seconds)
 
 
@@ -553,9 +574,11 @@ def _solve_normalised(table: TurnTable) -> TurnSolution:
 
 @lru_cache(maxsize=16384)
 def _outcome_normalised(table: TurnTable) -> TurnOutcome:
-    stop_values = table.stop_values()
+    tiles = table.tiles_by_sum()
+    stop_values = np.full((SUMS, 2), table.fail_value)
+    stop_values[:, 1] = table.tile_values(tiles)
     expected, stops, failed, seconds = _optimal_stops(stop_values.tobytes(), table.fail_value)
-    return _outcome(table, expected, stops, failed, seconds)
+    return _outcome(tiles, expected, stops, failed, seconds)
 
 
 @lru_cache(maxsize=16384)
@@ -605,10 +628,12 @@ def _greedy_stops(takes: tuple[bool, ...]) -> tuple[Floats, float]:
 @lru_cache(maxsize=16384)
 def _greedy_normalised(table: TurnTable) -> TurnOutcome:
     started = time.perf_counter()
-    takes = tuple(table.claim(total)[0] != "none" for total in range(SUMS))
-    stops, failed = _greedy_stops(takes)
-    expected = float((stops * table.stop_values()).sum()) + failed * table.fail_value
-    return _outcome(table, expected, stops, failed, time.perf_counter() - started)
+    tiles = _grill_tiles_by_sum(table.grill)
+    tiles[list(table.other_tops)] = table.other_tops  # greedy steals whenever it can
+    stops, failed = _greedy_stops(tuple(tiles > 0))
+    value = stops[:, 1] @ table.tile_values(tiles)
+    expected = float(value) + (failed + float(stops[:, 0].sum())) * table.fail_value
+    return _outcome(tiles, expected, stops, failed, time.perf_counter() - started)
 
 
 def greedy_outcome(table: TurnTable) -> TurnOutcome:
