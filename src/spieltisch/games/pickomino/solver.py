@@ -232,9 +232,8 @@ def solve_values(
     started = time.perf_counter()
     structure = turn_structure()
     worm = structure.worm_of_mask.astype(np.intp)
-    stop_here = stop_values[:, worm].T  # (MASKS, SUMS)
     value = np.empty(SIZE + 1)
-    value[:SIZE] = np.broadcast_to(stop_here[:, None, :], (MASKS, LEVELS, SUMS)).reshape(-1)
+    value[:SIZE] = _stops_by_position(stop_values)
     value[EXTRA_SLOT] = -np.inf
     roll_value = np.full(SIZE, -np.inf)
     fail_chance = _stop_fails(stop_values, fail_value, worm) if fails else None
@@ -385,26 +384,56 @@ class TurnOutcome:
     seconds: float
 
 
+@dataclass(frozen=True)
+class _Level:
+    """The groups with the same dice left, joined: one step of the forward pass."""
+
+    groups: tuple[int, ...]  # their indices in `turn_structure().groups`
+    positions: Ints
+    rows: Ints  # for each roll of each position, in group order: the row in `positions`
+    probs: Floats  # its probability
+    fail: Floats  # per position: the chance that a roll fails
+
+
+@cache
+def _levels() -> tuple[_Level, ...]:
+    """Levels from all dice left down to one (every roll leads to fewer dice left)."""
+    groups = turn_structure().groups
+    levels = []
+    for dice in range(DICE, 0, -1):
+        chosen = [i for i, group in enumerate(groups) if group.dice == dice]
+        rows, probs, start = [], [], 0
+        for i in chosen:
+            group = groups[i]
+            count, rolls = len(group.positions), len(group.roll_probs)
+            rows.append(np.repeat(np.arange(start, start + count), rolls))
+            probs.append(np.tile(group.roll_probs, count))
+            start += count
+        positions = np.concatenate([groups[i].positions for i in chosen])
+        fail = np.concatenate(
+            [np.full(len(groups[i].positions), groups[i].fail_prob) for i in chosen]
+        )
+        levels.append(
+            _Level(tuple(chosen), positions, np.concatenate(rows), np.concatenate(probs), fail)
+        )
+    return tuple(levels)
+
+
 def _final_mass(choices: Sequence[Ints], rolls_on: npt.NDArray[np.bool_]) -> Floats:
     """Chance that the turn stops at each position when each roll of each group leads to
     `choices` and the player rolls on where `rolls_on`; the extra slot: failed rolls."""
-    groups = turn_structure().groups
     mass = np.zeros(SIZE + 1)
     root = position_index(0, DICE, 0)
     mass[root] = 1.0
-    for dice in range(DICE, 0, -1):  # every roll leads to fewer dice left
-        targets, flows = [], []
-        for group, reached in zip(groups, choices, strict=True):
-            if group.dice != dice:
-                continue
-            here = mass[group.positions]
-            rolls = rolls_on[group.positions] | (group.positions == root)  # the first roll
-            rolling = here * rolls
-            targets.append(reached.ravel())
-            flows.append((rolling[:, None] * group.roll_probs[None, :]).ravel())
-            mass[EXTRA_SLOT] += rolling.sum() * group.fail_prob
-            mass[group.positions] = here * ~rolls
-        mass += np.bincount(np.concatenate(targets), np.concatenate(flows), minlength=SIZE + 1)
+    for level in _levels():
+        here = mass[level.positions]
+        rolls = rolls_on[level.positions] | (level.positions == root)  # the first roll
+        rolling = here * rolls
+        mass[EXTRA_SLOT] += rolling @ level.fail
+        mass[level.positions] = here * ~rolls
+        targets = np.concatenate([choices[i].ravel() for i in level.groups])
+        flows = rolling[level.rows] * level.probs
+        mass += np.bincount(targets, flows, minlength=SIZE + 1)
     return mass
 
 
@@ -412,15 +441,15 @@ def _optimal_mass(solution: TurnSolution) -> Floats:
     """`_final_mass` under the optimal policy: roll on only where it is strictly better."""
     if solution.choices is None:
         raise ValueError("solve with policy=True to follow the policy forward")
-    rolls_on = solution.roll_value > _stop_here(solution, np.arange(SIZE))
+    rolls_on = solution.roll_value > _stops_by_position(solution.stop_values)
     return _final_mass(solution.choices, rolls_on)
 
 
-def _stop_here(solution: TurnSolution, positions: Ints) -> Floats:
-    totals = positions % SUMS
-    worms = (positions // (LEVELS * SUMS)) >> WORM & 1
-    stops: Floats = solution.stop_values[totals, worms]
-    return stops
+def _stops_by_position(stop_values: Floats) -> Floats:
+    """The value of stopping at each position."""
+    worm = turn_structure().worm_of_mask.astype(np.intp)
+    per_mask = stop_values[:, worm].T  # (MASKS, SUMS)
+    return np.broadcast_to(per_mask[:, None, :], (MASKS, LEVELS, SUMS)).reshape(-1)
 
 
 def _stop_chances(mass: Floats) -> tuple[Floats, float]:
