@@ -2,7 +2,8 @@
 
 Game `i` of a simulation with seed `s` draws its dice seed and one seed per bot from
 `random.Random(f"{s}:{i}")` (see `game_seeds`), so it is the same game whichever process plays it:
-`play_match(game, bots, dice_seed)` with `make_bot(game, name, bot_seed)` replays it exactly.
+at dice level `play_match(game, bots, dice_seed)` with `make_bot(game, name, bot_seed)` replays
+it exactly.
 Games are played in chunks whose size depends only on the number of games, and the chunks are
 added up in game order, so `jobs` never changes a result, not even in the last digit.
 
@@ -17,8 +18,9 @@ would seed new ones; so a bot may keep caches between games, but no other memory
 Turn level: when every seat's bot decides a Pickomino turn from the turn's own position
 (`greedy`, `optimal`, `winner`: each gives the exact chances of every way its turn ends,
 `turn_outcome`), a game is played a whole turn at a time, one seeded draw per turn picks how
-the turn ends (`analysis.winner_training.play_game`). That is the same game in distribution as
-rolling every die, many times faster, but not the same games as `play_match`: the report says
+the turn ends (`analysis.winner_training.play_game`, with the game's dice generator). That is
+the same game in distribution as rolling every die, and faster (bots cache the chances by what
+their turn depends on), but not the same games as `play_match`: the report says
 `"level": "turn"`, the games' statistics see only the positions between turns, and records of
 games (`play_match`, replays, tournaments) always hold the dice. `dice=True` (`--dice`) plays
 every roll, as any seat that needs dice (`random`, other games) does anyway.
