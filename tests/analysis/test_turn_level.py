@@ -14,7 +14,7 @@ from math import sqrt
 import pytest
 
 from spieltisch.analysis.simulate import SimulationConfig, plays_turns, run_simulation
-from spieltisch.analysis.winner_training import draw_end
+from spieltisch.analysis.winner_training import Policy, draw_end, play_game
 from spieltisch.bots import make_bot
 from spieltisch.bots.pickomino import TurnPlayer
 from spieltisch.core.protocol import CHANCE
@@ -143,3 +143,20 @@ def test_turn_level_is_the_same_for_any_jobs() -> None:
     two = SimulationConfig("pickomino", ("optimal", "greedy", "winner"), 3, seed=3, jobs=2)
     first, second = run_simulation(one), run_simulation(two)
     assert first.level == "turn" and first.to_json() == second.to_json()
+
+
+def test_a_random_start_seat_is_drawn_at_turn_level_too() -> None:
+    game = Pickomino({"players": 2, "start_seat": "random"})
+    policy = _policy_of(make_bot(game, "greedy", 0))
+    first = {
+        play_game(game, [policy] * 2, random.Random(seed))[0][0].state.seat for seed in range(12)
+    }
+    assert first == {0, 1}
+    config = SimulationConfig("pickomino", ("greedy", "optimal"), 20, seed=2, start_seat="random")
+    assert run_simulation(config).level == "turn"
+
+
+def _policy_of(bot: object) -> Policy:
+    assert isinstance(bot, TurnPlayer)
+    player = bot
+    return lambda game, state: player.turn_outcome(state)
