@@ -355,7 +355,9 @@ class TurnTable:
     def tile_values(self, tiles: Ints) -> Floats:
         """What taking `tiles` (0: none, a fail) is worth, as `claim_value` counts it."""
         worms = _WORMS[tiles]
-        stolen = np.isin(tiles, self.other_tops)
+        stolen = np.zeros(SUMS, dtype=bool)
+        stolen[list(self.other_tops)] = True
+        stolen = stolen[tiles]
         values: Floats = np.where(stolen, (1 + self.steal_weight) * worms, worms)
         return np.where(tiles > 0, values, self.fail_value)
 
@@ -452,11 +454,13 @@ def _stops_by_position(stop_values: Floats) -> Floats:
     return np.broadcast_to(per_mask[:, None, :], (MASKS, LEVELS, SUMS)).reshape(-1)
 
 
+_ENDS = np.arange(SIZE)
+_STOP_BINS = _ENDS % SUMS * 2 + ((_ENDS // (LEVELS * SUMS)) >> WORM & 1)  # (sum, worm) of each
+
+
 def _stop_chances(mass: Floats) -> tuple[Floats, float]:
     """From `_final_mass`: the chance to stop with each (sum, worm), and of a failed roll."""
-    ends = np.arange(SIZE)
-    worms = (ends // (LEVELS * SUMS)) >> WORM & 1
-    stops = np.bincount(ends % SUMS * 2 + worms, mass[:SIZE], minlength=SUMS * 2)
+    stops = np.bincount(_STOP_BINS, mass[:SIZE], minlength=SUMS * 2)
     return stops.astype(np.float64).reshape(SUMS, 2), float(mass[EXTRA_SLOT])
 
 
