@@ -276,11 +276,12 @@ def _stop_fails(stop_values: Floats, fail_value: float, worm: Ints) -> Floats:
 
 def _reached(group: _Group, offered: Floats | Ints) -> Ints:
     """The position each roll leads to when the first best free face is set aside."""
-    best = offered.argmax(axis=1)  # (N, R): the first best free face, as the bots choose
-    count, width = group.children.shape
-    rolls = best.shape[1]
-    column = group.roll_picks.ravel()[best * rolls + np.arange(rolls)]
-    reached: Ints = group.children.ravel()[np.arange(count)[:, None] * width + column]
+    best = offered.max(axis=1)  # (N, R)
+    faces = len(group.roll_picks)
+    reached: Ints = group.children[:, group.roll_picks[faces - 1]]
+    for face in range(faces - 2, -1, -1):  # the first best face, as the bots choose
+        shown = group.children[:, group.roll_picks[face]]
+        reached = np.where(offered[:, face] == best, shown, reached)
     return reached
 
 
