@@ -9,6 +9,12 @@ Only the faces still free matter for a roll, so a roll of n dice with a free fac
 enumerated as the counts of those a faces plus one "other" bucket: C(n + a, a) outcomes
 instead of C(n + 5, 5). Positions are grouped by (n, a) and each group is one gather, one
 max and one matrix product.
+
+Following a policy forward from the first roll gives the chance of each way the turn ends
+(`turn_outcome`): the optimal policy, or the `greedy` bot's fixed rule (`greedy_outcome`).
+The simulator draws whole turns from them, so they are cached: `cached_outcome` by table
+and by the table's stop values (many grills value their stops alike), `greedy_outcome` by
+table and by the sums at which greedy stops.
 """
 
 from __future__ import annotations
