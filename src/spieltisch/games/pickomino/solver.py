@@ -82,6 +82,7 @@ class _Group:
     positions: Ints  # (N,) flat position indices
     children: Ints  # (N, free * (dice + 1)) child index per (free face j, count k), k=0 fails
     roll_picks: Ints  # (free, R) column of `children` that each roll offers per free face
+    offers: Ints  # (free, N, R) the child each roll offers per free face (EXTRA_SLOT: none)
     roll_probs: Floats  # (R,) probability of each roll showing a free face
     fail_prob: float  # probability that no die shows a free face: the turn fails
 
@@ -166,7 +167,9 @@ def _group(
     rolls, probs = _roll_table(table, dice, free)
     picks = (np.arange(free) * (dice + 1) + rolls).T.copy()
     fail = ((NUM_FACES - free) / NUM_FACES) ** dice
-    return _Group(dice, positions, child.reshape(len(masks), -1), picks, probs, fail)
+    children = child.reshape(len(masks), -1)
+    offers = np.moveaxis(children[:, picks], 1, 0).copy()
+    return _Group(dice, positions, children, picks, offers, probs, fail)
 
 
 @cache
@@ -246,16 +249,17 @@ def solve_values(
     roll_fails = np.zeros(SIZE) if fails else None
     choices = []
     for group in structure.groups:
-        offered = value[group.children][:, group.roll_picks]  # (N, free, R)
-        rolled = offered.max(axis=1) @ group.roll_probs + group.fail_prob * fail_value
+        best, reached = _best_offers(group, value)
+        # in Fortran order, as a maximum over the middle axis comes: the sums stay as they were
+        rolled = np.asfortranarray(best) @ group.roll_probs + group.fail_prob * fail_value
         roll_value[group.positions] = rolled
         stop = value[group.positions]
         value[group.positions] = np.maximum(stop, rolled)
         if policy or fails:
-            reached = _reached(group, offered)
             choices.append(reached)
         if fail_chance is not None and roll_fails is not None:
-            rolled_fails = fail_chance[reached] @ group.roll_probs + group.fail_prob
+            reached_fails = np.asfortranarray(fail_chance[reached])
+            rolled_fails = reached_fails @ group.roll_probs + group.fail_prob
             roll_fails[group.positions] = rolled_fails
             here = fail_chance[group.positions]
             fail_chance[group.positions] = np.where(rolled > stop, rolled_fails, here)
@@ -280,14 +284,25 @@ def _stop_fails(stop_values: Floats, fail_value: float, worm: Ints) -> Floats:
     return fails
 
 
-def _reached(group: _Group, offered: Floats | Ints) -> Ints:
-    """The position each roll leads to when the first best free face is set aside."""
-    best = offered.max(axis=1)  # (N, R)
-    faces = len(group.roll_picks)
-    reached: Ints = group.children[:, group.roll_picks[faces - 1]]
-    for face in range(faces - 2, -1, -1):  # the first best face, as the bots choose
-        shown = group.children[:, group.roll_picks[face]]
-        reached = np.where(offered[:, face] == best, shown, reached)
+def _best_offers(group: _Group, value: Floats) -> tuple[Floats, Ints]:
+    """The best value each roll offers, (N, R), and the position it leads to when the first
+    best free face is set aside, as the bots choose."""
+    best = value[group.offers[0]]
+    reached = group.offers[0]
+    for offers in group.offers[1:]:
+        offered = value[offers]
+        reached = np.where(offered > best, offers, reached)
+        np.maximum(best, offered, out=best)
+    return best, reached
+
+
+def _reached(group: _Group, scores: Ints) -> Ints:
+    """The position each roll leads to when the free face with the first best score,
+    (N, free, R), is set aside."""
+    best = scores.max(axis=1)  # (N, R)
+    reached: Ints = group.offers[-1]
+    for face in range(len(group.offers) - 2, -1, -1):
+        reached = np.where(scores[:, face] == best, group.offers[face], reached)
     return reached
 
 
