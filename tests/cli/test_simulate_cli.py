@@ -33,8 +33,10 @@ def test_json_has_exactly_the_report_fields(capsys: pytest.CaptureFixture[str]) 
     assert status == 0
     assert err == ""  # no progress bar in JSON mode
     report = json.loads(out)
-    assert list(report) == ["game", "games", "seed", "seats", "mean_decision_runs", "stats"]
+    fields = ["game", "level", "games", "seed", "seats", "mean_decision_runs", "stats"]
+    assert list(report) == fields
     assert (report["game"], report["games"], report["seed"]) == ("pickomino", 6, 3)
+    assert report["level"] == "dice"  # a random seat needs every roll
     assert [list(seat) for seat in report["seats"]] == [
         ["seat", "bot", "wins", "win_rate", "ci95"]
     ] * 2
@@ -49,6 +51,16 @@ def test_same_arguments_same_output_whatever_the_jobs(capsys: pytest.CaptureFixt
         assert call([*argv, "--jobs", jobs]) == 0
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1] == outputs[2]
+
+
+def test_turn_level_unless_dice_are_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["pickomino", "--seats", "optimal,greedy", "--games", "4", "--json"]
+    assert call(argv) == 0
+    assert json.loads(capsys.readouterr().out)["level"] == "turn"
+    assert call([*argv, "--dice"]) == 0
+    assert json.loads(capsys.readouterr().out)["level"] == "dice"
+    assert call(argv[:-1]) == 0
+    assert "whole turns drawn" in capsys.readouterr().out
 
 
 def test_options_and_start_seat(capsys: pytest.CaptureFixture[str]) -> None:

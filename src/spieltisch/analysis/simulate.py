@@ -2,7 +2,8 @@
 
 Game `i` of a simulation with seed `s` draws its dice seed and one seed per bot from
 `random.Random(f"{s}:{i}")` (see `game_seeds`), so it is the same game whichever process plays it:
-`play_match(game, bots, dice_seed)` with `make_bot(game, name, bot_seed)` replays it exactly.
+at dice level `play_match(game, bots, dice_seed)` with `make_bot(game, name, bot_seed)` replays
+it exactly.
 Games are played in chunks whose size depends only on the number of games, and the chunks are
 added up in game order, so `jobs` never changes a result, not even in the last digit.
 
@@ -13,6 +14,16 @@ decisions by one seat; chance outcomes in between do not end it.
 
 Each process makes its bots once and reseeds their generators before every game, as `make_bot`
 would seed new ones; so a bot may keep caches between games, but no other memory of them.
+
+Turn level: when every seat's bot decides a Pickomino turn from the turn's own position
+(`greedy`, `optimal`, `winner`: each gives the exact chances of every way its turn ends,
+`turn_outcome`), a game is played a whole turn at a time, one seeded draw per turn picks how
+the turn ends (`analysis.winner_training.play_game`, with the game's dice generator). That is
+the same game in distribution as rolling every die, and faster (bots cache the chances by what
+their turn depends on), but not the same games as `play_match`: the report says
+`"level": "turn"`, the games' statistics see only the positions between turns, and records of
+games (`play_match`, replays, tournaments) always hold the dice. `dice=True` (`--dice`) plays
+every roll, as any seat that needs dice (`random`, other games) does anyway.
 """
 
 from __future__ import annotations
@@ -28,10 +39,15 @@ from math import sqrt
 from typing import Any
 
 from spieltisch.analysis.game_stats import StatsHook, Totals, add_totals, stats_hook
-from spieltisch.bots.base import Bot, make_bot
+from spieltisch.analysis.winner_training import Policy, play_game
+from spieltisch.bots.base import Bot, make_bot, read_bot_spec
+from spieltisch.bots.pickomino import TurnPlayer
 from spieltisch.core.errors import InvalidOptions
 from spieltisch.core.protocol import CHANCE, Game, JsonValue
 from spieltisch.core.registry import game_class, make_game
+from spieltisch.games.pickomino.rules import Pickomino
+from spieltisch.games.pickomino.solver import TurnOutcome
+from spieltisch.games.pickomino.state import PickominoState
 
 __all__ = [
     "START_SEAT_MODES",
@@ -43,6 +59,7 @@ __all__ = [
     "game_options",
     "game_seeds",
     "parse_start_seat",
+    "plays_turns",
     "run_simulation",
     "wilson_interval",
     "win_shares",
@@ -61,7 +78,8 @@ class SimulationError(ValueError):
 @dataclass(frozen=True)
 class SimulationConfig:
     """What to simulate. `start_seat` is 'rotate' (game i starts at seat i mod players),
-    'random' (the rules draw it) or a fixed seat number."""
+    'random' (the rules draw it) or a fixed seat number. `dice`: roll every die even where
+    whole turns could be drawn (see `plays_turns`)."""
 
     game: str
     bots: tuple[str, ...]
@@ -70,6 +88,7 @@ class SimulationConfig:
     jobs: int = 1
     start_seat: str | int = "rotate"
     options: Mapping[str, JsonValue] = field(default_factory=dict)
+    dice: bool = False
 
 
 def parse_start_seat(text: str) -> str | int:
@@ -147,6 +166,14 @@ def check_config(config: SimulationConfig) -> None:
             raise SimulationError(str(error.args[0])) from None
 
 
+def plays_turns(config: SimulationConfig) -> bool:
+    """Whether games are drawn a whole turn at a time: Pickomino without `dice`, and every
+    seat's bot gives the chances of its turn's ends."""
+    if config.dice or config.game != Pickomino.name:
+        return False
+    return all(issubclass(read_bot_spec(config.game, bot)[0], TurnPlayer) for bot in config.bots)
+
+
 def _variant_indices(config: SimulationConfig) -> range:
     """Game indices that cover every distinct set of options (the rotating start seats)."""
     rotates = config.start_seat == "rotate" and _has_start_seat(config.game)
@@ -177,6 +204,7 @@ class _Table:
         self.config = config
         self.hook: StatsHook | None = stats_hook(config.game)
         self.variants = len(_variant_indices(config))
+        self.turns = plays_turns(config)
         self.games: list[Game[Any, Any]] = []
         self.bots: list[list[Bot]] = []
         for variant in range(self.variants):
@@ -192,6 +220,21 @@ class _Table:
         for bot, bot_seed in zip(bots, bot_seeds, strict=True):
             bot.rng.seed(bot_seed)  # as make_bot(game, name, bot_seed) would
         dice = random.Random(dice_seed)
+        if self.turns and isinstance(game, Pickomino):
+            states, actions, turns = _play_turns(game, bots, dice)
+        else:
+            states, actions, turns = self._play_dice(game, bots, dice)
+        tally.games += 1
+        tally.turns += turns
+        tally.winners[tuple(game.winners(states[-1]))] += 1
+        if self.hook is not None:
+            add_totals(tally.totals, self.hook.collect(game, states, actions))
+
+    def _play_dice(
+        self, game: Game[Any, Any], bots: list[Bot], dice: random.Random
+    ) -> tuple[list[Any], list[Any], int]:
+        """Every state (only the last one when no statistics need them), every action and
+        the runs of decisions by one seat."""
         keep = self.hook is not None
         state = game.new_state()
         states: list[Any] = [state]
@@ -210,17 +253,32 @@ class _Table:
                 states.append(state)
                 actions.append(action)
             mover = game.to_move(state)
-        tally.games += 1
-        tally.turns += turns
-        tally.winners[tuple(game.winners(state))] += 1
-        if self.hook is not None:
-            add_totals(tally.totals, self.hook.collect(game, states, actions))
+        return states if keep else [state], actions, turns
 
     def play_chunk(self, start: int, stop: int) -> _Tally:
         tally = _Tally()
         for index in range(start, stop):
             self.play(index, tally)
         return tally
+
+
+def _play_turns(
+    game: Pickomino, bots: list[Bot], dice: random.Random
+) -> tuple[list[Any], list[Any], int]:
+    """The positions between turns of a game drawn a turn at a time, no actions, the turns."""
+    turns, final = play_game(game, [_turn_policy(bot) for bot in bots], dice)
+    return [turn.state for turn in turns] + [final], [], len(turns)
+
+
+def _turn_policy(bot: Bot) -> Policy:
+    if not isinstance(bot, TurnPlayer):
+        raise TypeError(f"bot '{bot.name}' cannot draw whole turns")
+    player = bot
+
+    def policy(game: Pickomino, state: PickominoState) -> TurnOutcome:
+        return player.turn_outcome(state)
+
+    return policy
 
 
 _WORKER_TABLE: _Table | None = None
@@ -320,6 +378,7 @@ class SimulationResult:
         self.winners = dict(sorted(tally.winners.items()))
         self.wins = win_shares(self.winners, len(config.bots))
         self.mean_decision_runs = tally.turns / tally.games
+        self.level = "turn" if plays_turns(config) else "dice"
         hook = stats_hook(config.game)
         self.stats: dict[str, JsonValue] = (
             hook.summarize(tally.totals, tally.games) if hook is not None else {}
@@ -346,9 +405,11 @@ class SimulationResult:
         return rows
 
     def to_json(self) -> dict[str, JsonValue]:
-        """The report: game, games, seed, seats, mean_decision_runs and the game's own stats."""
+        """The report: game, level ('turn': drawn a whole turn at a time, or 'dice'), games,
+        seed, seats, mean_decision_runs and the game's own stats."""
         data: dict[str, JsonValue] = {
             "game": self.config.game,
+            "level": self.level,
             "games": self.games,
             "seed": self.config.seed,
             "seats": self.seats_json(),

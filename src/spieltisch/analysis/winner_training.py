@@ -81,8 +81,11 @@ def draw_end(ends: list[tuple[TurnEnd, float]], rng: random.Random) -> int:
 def play_game(
     game: Pickomino, policies: list[Policy], rng: random.Random
 ) -> tuple[list[Turn], PickominoState]:
-    """Every turn of a game played a turn at a time, and the final position."""
+    """Every turn of a game played a turn at a time, and the final position (a random start
+    seat is drawn first, with the same generator)."""
     state = game.new_state()
+    if state.phase is Phase.START:
+        state = game.apply(state, game.sample_chance(state, rng))
     turns = []
     while state.phase is not Phase.OVER:
         ends = outcome_ends(state, policies[state.seat](game, state))

@@ -1,24 +1,42 @@
 """Pickomino bots: `greedy` (a simple rule of thumb), `optimal` (the exact turn solver for the
-most worms) and `winner` (the exact turn solver for the best chance to win the game)."""
+most worms) and `winner` (the exact turn solver for the best chance to win the game).
+
+Each decides a turn from the turn's own position, so each also gives the exact chances of
+every way its whole turn ends (`turn_outcome`): the simulator draws whole turns from them.
+"""
 
 from __future__ import annotations
+
+import random
+from typing import Protocol, runtime_checkable
 
 from spieltisch.bots.base import Bot, Bounded, register_bot
 from spieltisch.games.pickomino.data import FACE_VALUES, WORM
 from spieltisch.games.pickomino.rules import Pickomino
 from spieltisch.games.pickomino.solver import (
+    TurnOutcome,
     TurnSolution,
     TurnTable,
     Valuation,
     best_action,
+    cached_outcome,
     choose_action,
+    greedy_outcome,
     solve_table,
+    turn_outcome,
 )
 from spieltisch.games.pickomino.state import ROLL, Action, Phase, PickominoState, Stop, Take
 from spieltisch.games.pickomino.winner import WinValuation
 from spieltisch.games.pickomino.winprob import shipped_model
 
-__all__ = ["GreedyBot", "OptimalBot", "WinnerBot", "turn_key"]
+__all__ = ["GreedyBot", "OptimalBot", "TurnPlayer", "WinnerBot", "turn_key"]
+
+
+@runtime_checkable
+class TurnPlayer(Protocol):
+    """A bot that knows the chances of every way its whole turn ends."""
+
+    def turn_outcome(self, state: PickominoState) -> TurnOutcome: ...
 
 
 @register_bot(Pickomino.name)
@@ -43,6 +61,10 @@ class GreedyBot(Bot):
             return WORM
         return max(faces, key=lambda f: (state.rolled[f] * FACE_VALUES[f], f))
 
+    def turn_outcome(self, state: PickominoState) -> TurnOutcome:
+        """The chances of each way the turn starting in `state` ends."""
+        return greedy_outcome(TurnTable.from_state(self.game, state))
+
 
 @register_bot(Pickomino.name)
 class OptimalBot(Bot):
@@ -63,6 +85,10 @@ class OptimalBot(Bot):
             raise ValueError(f"optimal cannot act in phase {state.phase}")
         table = TurnTable.from_state(self.game, state, self.steal_weight)
         return best_action(self.game, state, table)
+
+    def turn_outcome(self, state: PickominoState) -> TurnOutcome:
+        """The chances of each way the turn starting in `state` ends."""
+        return cached_outcome(TurnTable.from_state(self.game, state, self.steal_weight))
 
 
 def turn_key(state: PickominoState) -> tuple[object, ...]:
@@ -89,6 +115,11 @@ class WinnerBot(Bot):
     game: Pickomino
     lookahead: int = 1
     _turn: tuple[tuple[object, ...], Valuation, TurnSolution] | None = None
+    _OUTCOMES_KEPT = 1 << 16
+
+    def __init__(self, game: Pickomino, rng: random.Random) -> None:
+        super().__init__(game, rng)
+        self._outcomes: dict[tuple[object, ...], TurnOutcome] = {}
 
     def choose(self, state: PickominoState) -> Action:
         if state.phase not in (Phase.CHOOSE, Phase.DECIDE):
@@ -105,7 +136,20 @@ class WinnerBot(Bot):
             self._turn = key, valuation, solution
         return self._turn[1], self._turn[2]
 
-    def _valuation(self, state: PickominoState) -> Valuation:
+    def turn_outcome(self, state: PickominoState) -> TurnOutcome:
+        """The chances of each way the turn starting in `state` ends (kept by position)."""
+        key = state.grill, state.stacks, state.seat
+        if key not in self._outcomes:
+            if len(self._outcomes) >= self._OUTCOMES_KEPT:
+                self._outcomes.clear()
+            valuation = self._valuation(state)
+            if isinstance(valuation, TurnTable):
+                self._outcomes[key] = cached_outcome(valuation)
+            else:
+                self._outcomes[key] = turn_outcome(valuation)
+        return self._outcomes[key]
+
+    def _valuation(self, state: PickominoState) -> TurnTable | WinValuation:
         try:
             model = shipped_model(self.game.num_players)
         except ValueError:

@@ -9,11 +9,18 @@ Only the faces still free matter for a roll, so a roll of n dice with a free fac
 enumerated as the counts of those a faces plus one "other" bucket: C(n + a, a) outcomes
 instead of C(n + 5, 5). Positions are grouped by (n, a) and each group is one gather, one
 max and one matrix product.
+
+Following a policy forward from the first roll gives the chance of each way the turn ends
+(`turn_outcome`): the optimal policy, or the `greedy` bot's fixed rule (`greedy_outcome`).
+The simulator draws whole turns from them, so they are cached: `cached_outcome` by table
+and by the table's stop values (many grills value their stops alike), `greedy_outcome` by
+table and by the sums at which greedy stops.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Protocol
@@ -40,6 +47,7 @@ __all__ = [
     "cached_outcome",
     "cached_solution",
     "choose_action",
+    "greedy_outcome",
     "position_index",
     "solve_table",
     "solve_turn",
@@ -74,6 +82,7 @@ class _Group:
     positions: Ints  # (N,) flat position indices
     children: Ints  # (N, free * (dice + 1)) child index per (free face j, count k), k=0 fails
     roll_picks: Ints  # (free, R) column of `children` that each roll offers per free face
+    offers: Ints  # (free, N, R) the child each roll offers per free face (EXTRA_SLOT: none)
     roll_probs: Floats  # (R,) probability of each roll showing a free face
     fail_prob: float  # probability that no die shows a free face: the turn fails
 
@@ -158,7 +167,9 @@ def _group(
     rolls, probs = _roll_table(table, dice, free)
     picks = (np.arange(free) * (dice + 1) + rolls).T.copy()
     fail = ((NUM_FACES - free) / NUM_FACES) ** dice
-    return _Group(dice, positions, child.reshape(len(masks), -1), picks, probs, fail)
+    children = child.reshape(len(masks), -1)
+    offers = np.moveaxis(children[:, picks], 1, 0).copy()
+    return _Group(dice, positions, children, picks, offers, probs, fail)
 
 
 @cache
@@ -230,25 +241,25 @@ def solve_values(
     started = time.perf_counter()
     structure = turn_structure()
     worm = structure.worm_of_mask.astype(np.intp)
-    stop_here = stop_values[:, worm].T  # (MASKS, SUMS)
     value = np.empty(SIZE + 1)
-    value[:SIZE] = np.broadcast_to(stop_here[:, None, :], (MASKS, LEVELS, SUMS)).reshape(-1)
+    value[:SIZE] = _stops_by_position(stop_values)
     value[EXTRA_SLOT] = -np.inf
     roll_value = np.full(SIZE, -np.inf)
     fail_chance = _stop_fails(stop_values, fail_value, worm) if fails else None
     roll_fails = np.zeros(SIZE) if fails else None
     choices = []
     for group in structure.groups:
-        offered = value[group.children][:, group.roll_picks]  # (N, free, R)
-        rolled = offered.max(axis=1) @ group.roll_probs + group.fail_prob * fail_value
+        best, reached = _best_offers(group, value)
+        # in Fortran order, as a maximum over the middle axis comes: the sums stay as they were
+        rolled = np.asfortranarray(best) @ group.roll_probs + group.fail_prob * fail_value
         roll_value[group.positions] = rolled
         stop = value[group.positions]
         value[group.positions] = np.maximum(stop, rolled)
         if policy or fails:
-            reached = _reached(group, offered)
             choices.append(reached)
         if fail_chance is not None and roll_fails is not None:
-            rolled_fails = fail_chance[reached] @ group.roll_probs + group.fail_prob
+            reached_fails = np.asfortranarray(fail_chance[reached])
+            rolled_fails = reached_fails @ group.roll_probs + group.fail_prob
             roll_fails[group.positions] = rolled_fails
             here = fail_chance[group.positions]
             fail_chance[group.positions] = np.where(rolled > stop, rolled_fails, here)
@@ -273,13 +284,25 @@ def _stop_fails(stop_values: Floats, fail_value: float, worm: Ints) -> Floats:
     return fails
 
 
-def _reached(group: _Group, offered: Floats) -> Ints:
-    """The position each roll leads to when the first best free face is set aside."""
-    best = offered.argmax(axis=1)  # (N, R): the first best free face, as the bots choose
-    count, width = group.children.shape
-    rolls = best.shape[1]
-    column = group.roll_picks.ravel()[best * rolls + np.arange(rolls)]
-    reached: Ints = group.children.ravel()[np.arange(count)[:, None] * width + column]
+def _best_offers(group: _Group, value: Floats) -> tuple[Floats, Ints]:
+    """The best value each roll offers, (N, R), and the position it leads to when the first
+    best free face is set aside, as the bots choose."""
+    best = value[group.offers[0]]
+    reached = group.offers[0]
+    for offers in group.offers[1:]:
+        offered = value[offers]
+        reached = np.where(offered > best, offers, reached)
+        np.maximum(best, offered, out=best)
+    return best, reached
+
+
+def _reached(group: _Group, scores: Ints) -> Ints:
+    """The position each roll leads to when the free face with the first best score,
+    (N, free, R), is set aside."""
+    best = scores.max(axis=1)  # (N, R)
+    reached: Ints = group.offers[-1]
+    for face in range(len(group.offers) - 2, -1, -1):
+        reached = np.where(scores[:, face] == best, group.offers[face], reached)
     return reached
 
 
@@ -339,9 +362,36 @@ class TurnTable:
     def stop_values(self) -> Floats:
         """(SUMS, 2) array: the value of stopping with each sum, without / with a worm."""
         values = np.full((SUMS, 2), self.fail_value)
-        for total in range(SUMS):
-            values[total, 1] = self.claim_value(self.claim(total)[0], total)
+        values[:, 1] = self.tile_values(self.tiles_by_sum())
         return values
+
+    def tiles_by_sum(self) -> Ints:
+        """The tile a stop with a worm takes at each sum as `claim` picks it (0: none)."""
+        tiles = _grill_tiles_by_sum(self.grill)
+        for top in self.other_tops:
+            grill = tiles[top]
+            if not grill or (1 + self.steal_weight) * tile_worms(top) >= tile_worms(grill):
+                tiles[top] = top
+        return tiles
+
+    def tile_values(self, tiles: Ints) -> Floats:
+        """What taking `tiles` (0: none, a fail) is worth, as `claim_value` counts it."""
+        worms = _WORMS[tiles]
+        stolen = np.zeros(SUMS, dtype=bool)
+        stolen[list(self.other_tops)] = True
+        stolen = stolen[tiles]
+        values: Floats = np.where(stolen, (1 + self.steal_weight) * worms, worms)
+        return np.where(tiles > 0, values, self.fail_value)
+
+
+_WORMS = np.array([tile_worms(tile) if tile >= TILES[0] else 0 for tile in range(SUMS)], float)
+
+
+def _grill_tiles_by_sum(grill: tuple[int, ...]) -> Ints:
+    """The highest grill tile not above each sum (0: none)."""
+    tiles = np.array((0, *grill), dtype=np.intp)
+    found: Ints = tiles[np.searchsorted(grill, np.arange(SUMS), side="right")]
+    return found
 
 
 def solve_table(table: Valuation, *, policy: bool = False, fails: bool = False) -> TurnSolution:
@@ -358,36 +408,82 @@ class TurnOutcome:
     seconds: float
 
 
-def _final_mass(solution: TurnSolution) -> Floats:
-    """Chance that the turn stops at each position; the extra slot: failed rolls."""
-    if solution.choices is None:
-        raise ValueError("solve with policy=True to follow the policy forward")
+@dataclass(frozen=True)
+class _Level:
+    """The groups with the same dice left, joined: one step of the forward pass."""
+
+    groups: tuple[int, ...]  # their indices in `turn_structure().groups`
+    positions: Ints
+    rows: Ints  # for each roll of each position, in group order: the row in `positions`
+    probs: Floats  # its probability
+    fail: Floats  # per position: the chance that a roll fails
+
+
+@cache
+def _levels() -> tuple[_Level, ...]:
+    """Levels from all dice left down to one (every roll leads to fewer dice left)."""
     groups = turn_structure().groups
+    levels = []
+    for dice in range(DICE, 0, -1):
+        chosen = [i for i, group in enumerate(groups) if group.dice == dice]
+        rows, probs, start = [], [], 0
+        for i in chosen:
+            group = groups[i]
+            count, rolls = len(group.positions), len(group.roll_probs)
+            rows.append(np.repeat(np.arange(start, start + count), rolls))
+            probs.append(np.tile(group.roll_probs, count))
+            start += count
+        positions = np.concatenate([groups[i].positions for i in chosen])
+        fail = np.concatenate(
+            [np.full(len(groups[i].positions), groups[i].fail_prob) for i in chosen]
+        )
+        levels.append(
+            _Level(tuple(chosen), positions, np.concatenate(rows), np.concatenate(probs), fail)
+        )
+    return tuple(levels)
+
+
+def _final_mass(choices: Sequence[Ints], rolls_on: npt.NDArray[np.bool_]) -> Floats:
+    """Chance that the turn stops at each position when each roll of each group leads to
+    `choices` and the player rolls on where `rolls_on`; the extra slot: failed rolls."""
     mass = np.zeros(SIZE + 1)
     root = position_index(0, DICE, 0)
     mass[root] = 1.0
-    for dice in range(DICE, 0, -1):  # every roll leads to fewer dice left
-        targets, flows = [], []
-        for group, reached in zip(groups, solution.choices, strict=True):
-            if group.dice != dice:
-                continue
-            here = mass[group.positions]
-            rolls = solution.roll_value[group.positions] > _stop_here(solution, group.positions)
-            rolls |= group.positions == root  # no stop before the first roll
-            rolling = here * rolls
-            targets.append(reached.ravel())
-            flows.append((rolling[:, None] * group.roll_probs[None, :]).ravel())
-            mass[EXTRA_SLOT] += rolling.sum() * group.fail_prob
-            mass[group.positions] = here * ~rolls
-        mass += np.bincount(np.concatenate(targets), np.concatenate(flows), minlength=SIZE + 1)
+    for level in _levels():
+        here = mass[level.positions]
+        rolls = rolls_on[level.positions] | (level.positions == root)  # the first roll
+        rolling = here * rolls
+        mass[EXTRA_SLOT] += rolling @ level.fail
+        mass[level.positions] = here * ~rolls
+        targets = np.concatenate([choices[i].ravel() for i in level.groups])
+        flows = rolling[level.rows] * level.probs
+        mass += np.bincount(targets, flows, minlength=SIZE + 1)
     return mass
 
 
-def _stop_here(solution: TurnSolution, positions: Ints) -> Floats:
-    totals = positions % SUMS
-    worms = (positions // (LEVELS * SUMS)) >> WORM & 1
-    stops: Floats = solution.stop_values[totals, worms]
-    return stops
+def _optimal_mass(solution: TurnSolution) -> Floats:
+    """`_final_mass` under the optimal policy: roll on only where it is strictly better."""
+    if solution.choices is None:
+        raise ValueError("solve with policy=True to follow the policy forward")
+    rolls_on = solution.roll_value > _stops_by_position(solution.stop_values)
+    return _final_mass(solution.choices, rolls_on)
+
+
+def _stops_by_position(stop_values: Floats) -> Floats:
+    """The value of stopping at each position."""
+    worm = turn_structure().worm_of_mask.astype(np.intp)
+    per_mask = stop_values[:, worm].T  # (MASKS, SUMS)
+    return np.broadcast_to(per_mask[:, None, :], (MASKS, LEVELS, SUMS)).reshape(-1)
+
+
+_ENDS = np.arange(SIZE)
+_STOP_BINS = _ENDS % SUMS * 2 + ((_ENDS // (LEVELS * SUMS)) >> WORM & 1)  # (sum, worm) of each
+
+
+def _stop_chances(mass: Floats) -> tuple[Floats, float]:
+    """From `_final_mass`: the chance to stop with each (sum, worm), and of a failed roll."""
+    stops = np.bincount(_STOP_BINS, mass[:SIZE], minlength=SUMS * 2)
+    return stops.astype(np.float64).reshape(SUMS, 2), float(mass[EXTRA_SLOT])
 
 
 class ClaimingValuation(Protocol):
@@ -406,16 +502,20 @@ def turn_outcome(table: ClaimingValuation) -> TurnOutcome:
     maximise `table` (a `TurnTable`: the most worms), timed from scratch."""
     started = time.perf_counter()
     solution = solve_values(table.stop_values(), table.fail_value, policy=True)
-    mass = _final_mass(solution)
-    tile_of = np.zeros((SUMS, 2), dtype=np.intp)  # 0: the stop fails
-    for total in range(SUMS):
-        tile_of[total, 1] = table.claim(total)[1] or 0
-    ends = np.flatnonzero(mass[:SIZE])
-    stops = tile_of[ends % SUMS, (ends // (LEVELS * SUMS)) >> WORM & 1]
-    by_tile = np.bincount(stops, weights=mass[ends], minlength=TILES[-1] + 1)
+    stops, failed = _stop_chances(_optimal_mass(solution))
+    tiles = np.array([table.claim(total)[1] or 0 for total in range(SUMS)], dtype=np.intp)
+    return _outcome(tiles, solution.expected, stops, failed, time.perf_counter() - started)
+
+
+def _outcome(
+    tiles: Ints, expected: float, stops: Floats, failed: float, seconds: float
+) -> TurnOutcome:
+    """The turn's ends from the chances of stopping with each (sum, worm) and of failing,
+    where a stop with a worm takes `tiles[sum]` (0: none)."""
+    by_tile = np.bincount(tiles, stops[:, 1], minlength=TILES[-1] + 1)
+    p_fail = failed + float(stops[:, 0].sum()) + float(by_tile[0])
     p_tile = {tile: float(by_tile[tile]) for tile in TILES if by_tile[tile] > 0}
-    p_fail = float(by_tile[0] + mass[EXTRA_SLOT])
-    return TurnOutcome(solution.expected, p_fail, p_tile, time.perf_counter() - started)
+    return TurnOutcome(expected, p_fail, p_tile, seconds)
 
 
 # --- decisions in a game position -------------------------------------------------------------
@@ -529,12 +629,72 @@ def _solve_normalised(table: TurnTable) -> TurnSolution:
 
 @lru_cache(maxsize=16384)
 def _outcome_normalised(table: TurnTable) -> TurnOutcome:
-    return turn_outcome(table)
+    tiles = table.tiles_by_sum()
+    stop_values = np.full((SUMS, 2), table.fail_value)
+    stop_values[:, 1] = table.tile_values(tiles)
+    expected, stops, failed, seconds = _optimal_stops(stop_values.tobytes(), table.fail_value)
+    return _outcome(tiles, expected, stops, failed, seconds)
+
+
+@lru_cache(maxsize=16384)
+def _optimal_stops(stop_values: bytes, fail_value: float) -> tuple[float, Floats, float, float]:
+    """The optimal turn's value and stop chances; many tables share their stop values."""
+    started = time.perf_counter()
+    values = np.frombuffer(stop_values).reshape(SUMS, 2)
+    solution = solve_values(values, fail_value, policy=True)
+    stops, failed = _stop_chances(_optimal_mass(solution))
+    return solution.expected, stops, failed, time.perf_counter() - started
 
 
 def cached_outcome(table: TurnTable) -> TurnOutcome:
     """`turn_outcome` of recent tables; its `seconds` are those of the first solve."""
     return _outcome_normalised(_normalised(table))
+
+
+# --- the outcome of a turn under greedy's fixed rule -------------------------------------------
+_GREEDY_WORM = 1000  # above any count * value * 6 + face: worms come first
+
+
+@cache
+def _greedy_choices() -> tuple[Ints, ...]:
+    """Per group, the position each roll leads to under the `greedy` bot's choice: worms while
+    none are set aside, else the face with the largest total (the higher face on a tie)."""
+    faces = _free_faces()
+    choices = []
+    for group in turn_structure().groups:
+        free = len(group.roll_picks)
+        counts = (group.roll_picks - (np.arange(free) * (group.dice + 1))[:, None])[None]
+        shown = faces[group.positions // (LEVELS * SUMS), :free][:, :, None]  # (N, free, 1)
+        score = np.where(counts > 0, counts * _VALUES[shown] * NUM_FACES + shown, -1)
+        score = np.where((shown == WORM) & (counts > 0), _GREEDY_WORM, score)
+        choices.append(_reached(group, score))
+    return tuple(choices)
+
+
+@lru_cache(maxsize=1024)
+def _greedy_stops(takes: tuple[bool, ...]) -> tuple[Floats, float]:
+    """Greedy's stop chances when it stops, with a worm, at the sums where `takes` is true."""
+    positions = np.arange(SIZE)
+    worm = (positions // (LEVELS * SUMS)) >> WORM & 1 == 1
+    rolls_on = ~(worm & np.array(takes)[positions % SUMS])
+    return _stop_chances(_final_mass(_greedy_choices(), rolls_on))
+
+
+@lru_cache(maxsize=16384)
+def _greedy_normalised(table: TurnTable) -> TurnOutcome:
+    started = time.perf_counter()
+    tiles = _grill_tiles_by_sum(table.grill)
+    tiles[list(table.other_tops)] = table.other_tops  # greedy steals whenever it can
+    stops, failed = _greedy_stops(tuple(tiles > 0))
+    value = stops[:, 1] @ table.tile_values(tiles)
+    expected = float(value) + (failed + float(stops[:, 0].sum())) * table.fail_value
+    return _outcome(tiles, expected, stops, failed, time.perf_counter() - started)
+
+
+def greedy_outcome(table: TurnTable) -> TurnOutcome:
+    """Like `cached_outcome`, for the `greedy` bot's fixed rule: it stops as soon as a tile
+    can be taken, stealing when it can; `expected` values the ends as `table` does."""
+    return _greedy_normalised(_normalised(table))
 
 
 def _normalised(table: TurnTable) -> TurnTable:
