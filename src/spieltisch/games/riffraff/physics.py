@@ -137,7 +137,8 @@ def _cargo_geoms(kind: str) -> list[str]:
         ],
         "plank": [f'<geom type="box" size="0.04 0.0075 0.003" {g}/>'],
         "rat": [
-            f'<geom type="ellipsoid" size="0.0125 0.0075 0.0075" pos="-0.0075 0 0" {g}/>',
+            # a flat belly: a body round in section would roll off any tilted area
+            f'<geom type="ellipsoid" size="0.0125 0.0075 0.006" pos="-0.0075 0 -0.0015" {g}/>',
             f'<geom type="capsule" fromto="0.005 0 0 0.019 0 -0.006" size="0.0015" {g}/>',
         ],
         "chest": [
@@ -230,9 +231,11 @@ def model_xml(types: tuple[int, ...], tuning: Tuning = TUNING) -> str:
     friction = _f(tuning.friction, 0.005, tuning.rolling_friction)
     return (
         '<mujoco model="riffraff">'
-        f'<option timestep="{tuning.timestep!r}" cone="elliptic" impratio="{tuning.impratio}" '
-        f'iterations="50" ls_iterations="20" noslip_iterations="{tuning.noslip_iterations}">'
-        '<flag multiccd="enable"/></option>'
+        f'<option timestep="{tuning.timestep!r}" integrator="{tuning.integrator}" '
+        f'solver="{tuning.solver}" cone="{tuning.cone}" impratio="{tuning.impratio}" '
+        f'iterations="{tuning.iterations}" '
+        f'ls_iterations="{tuning.ls_iterations}" noslip_iterations="{tuning.noslip_iterations}">'
+        f'<flag multiccd="{"enable" if tuning.multiccd else "disable"}"/></option>'
         '<visual><global offwidth="1280" offheight="960"/></visual>'
         f'<default><geom friction="{friction}" solref="{tuning.solref} 1" density="650"/></default>'
         f"<asset>{_cone_mesh()}</asset>"
