@@ -161,9 +161,9 @@ _COLOURS = (
 )
 
 
-def _cargo_body(index: int, kind: int) -> str:
+def _cargo_body(index: int, kind: int, tuning: Tuning) -> str:
     spec = PIECES[kind]
-    condim = 6 if spec.rolls else 4
+    condim = tuning.condim_rolling if spec.rolls else tuning.condim
     contact = f'condim="{condim}" contype="2" conaffinity="3" rgba="{_COLOURS[kind]}" '
     geoms = "".join(_cargo_geoms(spec.name)).replace("<geom ", "<geom " + contact)
     park = _f(*_park_position(index))
@@ -227,14 +227,15 @@ def _ship_body(tuning: Tuning) -> str:
 
 def model_xml(types: tuple[int, ...], tuning: Tuning = TUNING) -> str:
     """The MJCF text of the ship with cargo pieces of `types` (body 'cargoN' is types[N])."""
-    cargo = "".join(_cargo_body(i, kind) for i, kind in enumerate(types))
+    cargo = "".join(_cargo_body(i, kind, tuning) for i, kind in enumerate(types))
     friction = _f(tuning.friction, 0.005, tuning.rolling_friction)
     return (
         '<mujoco model="riffraff">'
         f'<option timestep="{tuning.timestep!r}" integrator="{tuning.integrator}" '
         f'solver="{tuning.solver}" cone="{tuning.cone}" impratio="{tuning.impratio}" '
         f'iterations="{tuning.iterations}" '
-        f'ls_iterations="{tuning.ls_iterations}" noslip_iterations="{tuning.noslip_iterations}">'
+        f'ls_iterations="{tuning.ls_iterations}" noslip_iterations="{tuning.noslip_iterations}" '
+        f'tolerance="{tuning.tolerance}" jacobian="{tuning.jacobian}">'
         f'<flag multiccd="{"enable" if tuning.multiccd else "disable"}"/></option>'
         '<visual><global offwidth="1280" offheight="960"/></visual>'
         f'<default><geom friction="{friction}" solref="{tuning.solref} 1" density="650"/></default>'
