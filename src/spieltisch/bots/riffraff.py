@@ -73,6 +73,7 @@ class CarefulBot(Bot):
     game: RiffRaff
     samples: int = 3
     candidates: int = 6
+    _last: tuple[object, _Trial] | None = None  # the latest `best` and what it was tried for
 
     def choose(self, state: RiffRaffState) -> Action:
         phase = state.phase
@@ -83,9 +84,9 @@ class CarefulBot(Bot):
         if phase is Phase.NEXT:
             return Next(self.favourite(state, self.game.next_candidates(state)))
         if phase is Phase.ANNOUNCE:
-            return Announce(2 if self.best(state).expected_falls == 0 else 1)
+            return Announce(2 if self.remembered_best(state).expected_falls == 0 else 1)
         if phase is Phase.PLACE:
-            return Place(self.best(state).placement)
+            return Place(self.remembered_best(state).placement)
         if phase is Phase.CATCH:
             return self.catch(state)
         raise ValueError(f"careful cannot act in phase {phase}")
@@ -114,22 +115,51 @@ class CarefulBot(Bot):
         return Catch(caught if not set(caught) <= set(state.placed) else ())
 
     # --- placements -------------------------------------------------------------------------
+    def remembered_best(self, state: RiffRaffState) -> _Trial:
+        """`best`, tried once for the announcement and the placement that follows it (the
+        same ship, seat and supply)."""
+        seat = state.active
+        key = (state.board, seat, None if seat is None else state.card(seat), state.supplies)
+        if self._last is None or self._last[0] != key:
+            self._last = (key, self.best(state))
+        return self._last[1]
+
     def best(self, state: RiffRaffState) -> _Trial:
+        """The first candidate with the fewest falls. Trials that cannot win stop early: a
+        candidate whose falls reach the best so far, and every candidate after one that
+        drops nothing (the choice is the same as trying them all)."""
         seat = state.active
         if seat is None:
             raise ValueError("no seat is placing")
         seeds = [self.rng.getrandbits(64) for _ in range(self.samples)]  # the same for all
-        candidates = candidate_placements(state, seat, self.candidates)
-        trials = [self.trial(state, p, seeds) for p in candidates]
-        if not trials:
+        best: _Trial | None = None
+        for placement in candidate_placements(state, seat, self.candidates):
+            bound = None if best is None else best.expected_falls * len(seeds)
+            trial = self.trial(state, placement, seeds, bound)
+            if best is None or trial.expected_falls < best.expected_falls:
+                best = trial
+            if best.expected_falls == 0:
+                break
+        if best is None:
             raise ValueError("no placement to try")
-        return min(trials, key=lambda t: t.expected_falls)
+        return best
 
-    def trial(self, state: RiffRaffState, placement: Placement, seeds: list[int]) -> _Trial:
+    def trial(
+        self,
+        state: RiffRaffState,
+        placement: Placement,
+        seeds: list[int],
+        bound: float | None = None,
+    ) -> _Trial:
         """The mean number of fallen pieces over noisy copies of `placement`, one per seed
-        (every candidate sees the same noise draws, so differences come from the choice)."""
+        (every candidate sees the same noise draws, so differences come from the choice);
+        once the falls reach `bound` the rest is not tried (their mean is then a floor)."""
         pending = self.game.apply(_as_placing(state), Place(placement))
-        falls = sum(len(self.game.simulate(pending, seed).fallen) for seed in seeds)
+        falls = 0
+        for seed in seeds:
+            falls += len(self.game.simulate(pending, seed).fallen)
+            if bound is not None and falls >= bound:
+                break
         return _Trial(placement, falls / len(seeds))
 
 
