@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from spieltisch.bots import make_bot
 from spieltisch.games.riffraff import Card, Catch, Fall, Phase, Place, RiffRaff
 
@@ -54,3 +56,11 @@ def test_careful_catches_no_better_than_the_catch_model() -> None:
     assert abs(share - 0.42) < 0.04  # 4 standard errors
     too_quick = replace(both, falling=(Fall(20, 0.2, 0.1),))
     assert bot.choose(too_quick) == Catch(())  # 0.1 s is too short for any hand
+
+
+def test_careful_refuses_parameters_beyond_its_limits() -> None:
+    game = RiffRaff({"players": 2})
+    assert make_bot(game, "careful:samples=3:candidates=6").candidates == 6  # type: ignore[attr-defined]
+    for spec in ("careful:samples=0", "careful:samples=4", "careful:candidates=7"):
+        with pytest.raises(KeyError, match="a whole number from 1 to"):
+            make_bot(game, spec)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from spieltisch.bots.base import Bot, register_bot
+from spieltisch.bots.base import Bot, Bounded, register_bot
 from spieltisch.core.chance import sample_exact
 from spieltisch.games.riffraff.board import Placement, footprint_problem
 from spieltisch.games.riffraff.catching import catch_outcomes
@@ -30,6 +30,8 @@ __all__ = ["CarefulBot", "candidate_placements"]
 
 CANDIDATE_U = (0.3, 0.55)
 CANDIDATE_YAW = (0.0, 90.0)
+MAX_SAMPLES = 3
+MAX_CANDIDATES = 6
 FINISH_SUPPLY = 2
 """With this many pieces or fewer left, the careful bot plays its highest card to be captain
 and load first."""
@@ -69,7 +71,12 @@ class CarefulBot(Bot):
 
     name = "careful"
     description = "plans its cards; tries noisy placements on copies of the ship, fewest falls"
-    parameters = {"samples": int, "candidates": int}  # noqa: RUF012  (read-only class data)
+    # each trial is one settle window (up to 0.3 s of processor time with 24 pieces on board):
+    # at most 3 x 6 of them keeps the slowest decision near 5 s
+    parameters = {  # noqa: RUF012  (read-only class data)
+        "samples": Bounded(int, 1, MAX_SAMPLES),
+        "candidates": Bounded(int, 1, MAX_CANDIDATES),
+    }
     game: RiffRaff
     samples: int = 3
     candidates: int = 6
