@@ -28,7 +28,9 @@ from spieltisch.games.riffraff.state import (
 
 __all__ = ["CarefulBot", "candidate_placements"]
 
-CANDIDATE_U = (0.3, 0.55)
+CANDIDATE_U = (0.25, 0.5, 0.75)
+"""Points along the area, tried from the next free one on (with two pieces on an area the
+third goes to u 0.75): the same point again would stack pieces, and stacks fall."""
 CANDIDATE_YAW = (0.0, 90.0)
 MAX_SAMPLES = 3
 MAX_CANDIDATES = 6
@@ -38,15 +40,17 @@ and load first."""
 
 
 def candidate_placements(state: RiffRaffState, seat: int, limit: int) -> list[Placement]:
-    """Placements worth trying: each piece type held, close to the inner end (less leverage),
-    along and across the area; heavy pieces first, at most `limit`."""
+    """Placements worth trying: each piece type held, at points along the area from the next
+    free one on, along and across the area; heavy pieces first, at most `limit`."""
     area = state.card(seat)
     if area is None:
         return []
     found = []
     held = [t for t, n in enumerate(state.supplies[seat]) if n]
+    start = state.board.count_in(area) % len(CANDIDATE_U)
+    points = CANDIDATE_U[start:] + CANDIDATE_U[:start]
     for piece in sorted(held, key=lambda t: -PIECES[t].mass):
-        for u in CANDIDATE_U:
+        for u in points:
             for yaw in CANDIDATE_YAW:
                 placement = Placement(piece, area, u, 0.0, yaw)
                 if footprint_problem(placement) is None:
@@ -100,12 +104,17 @@ class CarefulBot(Bot):
 
     # --- cards and decisions -------------------------------------------------------------
     def card(self, state: RiffRaffState) -> int:
+        """Its highest card to finish; else a deck card, or one of the lowest yard, on the
+        side the ship leans away from (loading it rights the ship)."""
         seat = state.chosen.index(None)
         hand = sorted(set(state.hands[seat]))
         if state.supply_size(seat) <= FINISH_SUPPLY:
             return hand[-1]
-        deck = [c for c in hand if c in DECK_AREAS]
-        return deck[0] if deck else hand[0]
+        low = [c for c in hand if c in DECK_AREAS] or [
+            c for c in hand if _level(c) == _level(hand[0])
+        ]
+        roll, pitch = state.board.joints[:2]
+        return max(low, key=lambda c: (_raised(c, roll, pitch), -c))
 
     def favourite(self, state: RiffRaffState, seats: list[int]) -> int:
         """Itself if it may, else the seat with the most pieces left (the least danger)."""
@@ -168,6 +177,21 @@ class CarefulBot(Bot):
             if bound is not None and falls >= bound:
                 break
         return _Trial(placement, falls / len(seeds))
+
+
+def _level(area: int) -> int:
+    """0 for the deck, 1-3 for the yards from the lowest up."""
+    return 0 if area in DECK_AREAS else (area - 3) // 2
+
+
+def _raised(area: int, roll: float, pitch: float) -> float:
+    """How much the ship lifts `area` (radians): roll is positive to starboard (areas 2, 4
+    and the even yard halves), pitch positive bow down (areas 1 and 2)."""
+    port = area % 2 == 1
+    side = roll if port else -roll
+    if area not in DECK_AREAS:
+        return side
+    return side + (-pitch if area in (1, 2) else pitch)
 
 
 def _as_placing(state: RiffRaffState) -> RiffRaffState:
