@@ -130,16 +130,17 @@ SHIP: Final = ShipSpec()
 class Tuning:
     """The values that set the feel of the game, and the simulation settings."""
 
-    # the stiffer ship (issue 14): a box at u 0.9 of area 5 heels the empty ship about 3.3°
+    # the stiffer ship (issue 14): a box at u 0.9 of area 5 heels the empty ship about 3.6°
     # (target 3-6°; a stiffer ball would carry more cargo but heel it less than 3°), and the
     # empty ship swings with a period of about 1.5 s (target 1.4-2.2 s; the ball hangs as low
     # as the table allows, a shorter drop would swing faster than 1.4 s)
     ball_mass: float = 0.33
     ball_drop: float = 0.26  # the ball's centre below the pivot (its bottom 2 cm above the table)
-    joint_damping: float = 0.1  # N·m·s/rad, roll and pitch: about 0.4 of critical damping, the
-    # ship swings past upright once or twice and rests in about a second
-    joint_friction: float = 0.001  # N·m of dry friction in the cardan joint: the swing stops
-    # within about 0.2 degrees of its resting angle instead of dying away for ever
+    joint_damping: float = 0.05  # N·m·s/rad, roll and pitch: with the dry friction below, the
+    # empty ship swings past upright once or twice after a push and rests within a second
+    joint_friction: float = 0.005  # N·m of dry friction in the cardan joint: the swing stops
+    # within about 0.5° of its resting angle and windows end sooner (0.001 N·m and 0.1
+    # N·m·s/rad: 1.29 and 1.51 s simulated with 8 and 24 pieces; now 1.14 and 1.34 s)
     yard_damping: float = 0.002  # turning and see-sawing on the pegs
     yard_friction: float = 0.02  # N·m of dry friction on the pegs
     friction: float = 0.45  # wood on wood
