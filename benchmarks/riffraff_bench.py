@@ -2,8 +2,8 @@
 
 The loaded ships are played, not built: two careful players (steadiness 0.5) load the ship
 in mirrored pairs of noisy placements (the same piece at the same point to port and to
-starboard, fore and aft), the deck and the lower yards near the mast as careful play does,
-every piece type in turn, until the board holds the wanted number of pieces. Pieces that
+starboard, fore and aft), low areas more often than high ones, every piece type in turn,
+until the board holds the wanted number of pieces. Pieces that
 fall are gone, as in a game. So the board rests as real play leaves it and is nearly upright
 (`test_settle` checks its tilt). Each figure is the median processor time over noisy
 placements of a box at several points; `on_board` is what the board really holds.
