@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 from spieltisch.bots.base import Bot, Bounded, register_bot
 from spieltisch.core.chance import sample_exact
-from spieltisch.games.riffraff.board import Placement, footprint_problem
+from spieltisch.games.riffraff.board import Board, Placement, footprint_problem
 from spieltisch.games.riffraff.catching import catch_outcomes
 from spieltisch.games.riffraff.data import DECK_AREAS, PIECES
 from spieltisch.games.riffraff.rules import RiffRaff
@@ -26,7 +26,7 @@ from spieltisch.games.riffraff.state import (
     RiffRaffState,
 )
 
-__all__ = ["CarefulBot", "candidate_placements"]
+__all__ = ["CarefulBot", "area_lift", "candidate_placements", "points_along"]
 
 CANDIDATE_U = (0.25, 0.5, 0.75)
 """Points along the area, tried from the next free one on (with two pieces on an area the
@@ -47,15 +47,19 @@ def candidate_placements(state: RiffRaffState, seat: int, limit: int) -> list[Pl
         return []
     found = []
     held = [t for t, n in enumerate(state.supplies[seat]) if n]
-    start = state.board.count_in(area) % len(CANDIDATE_U)
-    points = CANDIDATE_U[start:] + CANDIDATE_U[:start]
     for piece in sorted(held, key=lambda t: -PIECES[t].mass):
-        for u in points:
+        for u in points_along(state.board, area):
             for yaw in CANDIDATE_YAW:
                 placement = Placement(piece, area, u, 0.0, yaw)
                 if footprint_problem(placement) is None:
                     found.append(placement)
     return found[:limit]
+
+
+def points_along(board: Board, area: int) -> tuple[float, ...]:
+    """`CANDIDATE_U` from the next free point of `area` on."""
+    start = board.count_in(area) % len(CANDIDATE_U)
+    return CANDIDATE_U[start:] + CANDIDATE_U[:start]
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +118,7 @@ class CarefulBot(Bot):
             c for c in hand if _level(c) == _level(hand[0])
         ]
         roll, pitch = state.board.joints[:2]
-        return max(low, key=lambda c: (_raised(c, roll, pitch), -c))
+        return max(low, key=lambda c: (area_lift(c, roll, pitch), -c))
 
     def favourite(self, state: RiffRaffState, seats: list[int]) -> int:
         """Itself if it may, else the seat with the most pieces left (the least danger)."""
@@ -184,7 +188,7 @@ def _level(area: int) -> int:
     return 0 if area in DECK_AREAS else (area - 3) // 2
 
 
-def _raised(area: int, roll: float, pitch: float) -> float:
+def area_lift(area: int, roll: float, pitch: float) -> float:
     """How much the ship lifts `area` (radians): roll is positive to starboard (areas 2, 4
     and the even yard halves), pitch positive bow down (areas 1 and 2)."""
     port = area % 2 == 1
