@@ -60,3 +60,11 @@ def test_the_same_seed_gives_identical_results_in_another_process() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(done.stdout) == _noisy_drop(3)
+
+
+def test_a_hurried_window_ends_early_with_the_falls_so_far() -> None:
+    tilted = Board(joints=(radians(-30), *REST.joints[1:]))
+    hurried = simulate_placement(tilted, Placement(BOX, 9, 0.95), body=BOX, frames=False, hurry=0.1)
+    assert hurried.seconds <= 0.1 + 1e-9
+    full = simulate_placement(tilted, Placement(BOX, 9, 0.95), body=BOX, frames=False)
+    assert full.seconds > hurried.seconds

@@ -32,6 +32,9 @@ CANDIDATE_U = (0.25, 0.5, 0.75)
 """Points along the area, tried from the next free one on (with two pieces on an area the
 third goes to u 0.75): the same point again would stack pieces, and stacks fall."""
 CANDIDATE_YAW = (0.0, 90.0)
+TRIAL_SECONDS = 1.5
+"""A trial's settle window ends this soon: falls start within it, and a capsizing ship's
+cascade would take seconds more to play out."""
 MAX_SAMPLES = 3
 MAX_CANDIDATES = 6
 FINISH_SUPPLY = 2
@@ -177,7 +180,7 @@ class CarefulBot(Bot):
         pending = self.game.apply(_as_placing(state), Place(placement))
         falls = 0
         for seed in seeds:
-            falls += len(self.game.simulate(pending, seed).fallen)
+            falls += len(self.game.simulate(pending, seed, hurry=TRIAL_SECONDS).fallen)
             if bound is not None and falls >= bound:
                 break
         return _Trial(placement, falls / len(seeds))

@@ -517,10 +517,15 @@ class _Window:
     def time(self) -> float:
         return self.steps * self.tuning.timestep
 
-    def run(self) -> None:
-        """The window proper, then (rarely) its extension and the final calming."""
+    def run(self, hurry: float | None = None) -> None:
+        """The window proper, then (rarely) its extension and the final calming; with
+        `hurry`, only the window up to that many simulated seconds."""
         tuning = self.tuning
         self._sample()
+        if hurry is not None:
+            self._step_until_rest(hurry, min(tuning.settle_min, hurry))
+            self._sample()
+            return
         rested = self._step_until_rest(tuning.settle_max, tuning.settle_min)
         if not rested and not self.unstable:
             rested = self._step_until_rest(tuning.settle_cap, 0.0)
@@ -685,8 +690,12 @@ def simulate_placement(
     steadiness: float = 1.0,
     motion: float = 0.0,
     frames: bool = True,
+    hurry: float | None = None,
 ) -> PlacementResult:
     """Put piece number `body` on the ship as `placement` says and run the settle window.
+
+    `hurry` ends the window after that many simulated seconds, at rest or not: for a look-
+    ahead that counts falls (a cascade has begun by then); its board need not be at rest.
 
     Without a generator the piece is let go exactly where asked (no noise, no kick). With
     one, the point, yaw and release height get Gaussian noise and the ship a small kick, all
@@ -713,7 +722,7 @@ def simulate_placement(
     data.qvel[ship.joint_dof[:2]] = noise.kick
     _clear_overlap(ship, data, len(bodies) - 1, placement.area, noise.lift)
     window = _Window(ship, data, bodies, frames)
-    window.run()
+    window.run(hurry)
     if window.unstable:
         return _slipped(board, body, window.time)
     return _result(ship, window)
