@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -10,6 +11,7 @@ from spieltisch.analysis.game_stats import (
     add_totals,
     mean_per_game,
     pickomino_collect,
+    riffraff_collect,
     stats_hook,
 )
 from spieltisch.analysis.simulate import (
@@ -28,6 +30,7 @@ from spieltisch.bots import make_bot, play_match
 from spieltisch.core.registry import make_game
 from spieltisch.games.pickomino import ROLL, Action, Dice, FirstSeat, Pickomino, Stop, Take
 from spieltisch.games.pickomino.data import face_from_symbol
+from spieltisch.games.riffraff.board import Board, PiecePose
 
 FAST = ("random", "greedy")
 
@@ -230,3 +233,28 @@ def test_totals_add_up_and_default_to_means() -> None:
     assert mean_per_game(totals, 2) == {"moves": 15, "points": [2, 1]}
     with pytest.raises(ValueError, match="shape"):
         add_totals(totals, {"moves": [1, 2]})
+
+
+def test_riffraff_reports_the_most_pieces_on_board_at_once() -> None:
+    hook = stats_hook("riffraff")
+    assert hook is not None
+    totals: dict[str, int | float | list[int | float]] = {}
+    for peak in (12, 20, 18, 25):
+        game = {"placements": [1, 1], "fallen": [0, 0], "caught": [0, 0], "early_end": 0}
+        histogram = [int(count == peak) for count in range(33)]
+        add_totals(totals, {**game, "peak_on_board": peak, "peak_on_board_games": histogram})
+    stats = hook.summarize(totals, 4)
+    assert stats["peak_on_board_median"] == 19
+    assert stats["peak_on_board_mean"] == 18.75
+
+
+def test_riffraff_collects_the_peak_from_the_boards_of_a_game() -> None:
+    game = make_game("riffraff", {"players": 2})
+    state = game.new_state()
+    pieces = tuple(PiecePose(body, 1, (0, 0, 0.4, 1, 0, 0, 0)) for body in range(3))
+    loaded = replace(state, board=Board(pieces=pieces))
+    lighter = replace(state, board=Board(pieces=pieces[:1]))
+    numbers = riffraff_collect(game, [state, loaded, lighter], [])
+    assert numbers["peak_on_board"] == 3
+    histogram = numbers["peak_on_board_games"]
+    assert isinstance(histogram, list) and histogram.index(1) == 3 and sum(histogram) == 1

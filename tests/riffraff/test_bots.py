@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from spieltisch.bots import make_bot
 from spieltisch.games.riffraff import Card, Catch, Fall, Phase, Place, RiffRaff
+from spieltisch.games.riffraff.board import Board
 
 
 def test_careful_plays_low_cards_while_its_supply_is_large_and_high_to_finish() -> None:
@@ -54,3 +57,23 @@ def test_careful_catches_no_better_than_the_catch_model() -> None:
     assert abs(share - 0.42) < 0.04  # 4 standard errors
     too_quick = replace(both, falling=(Fall(20, 0.2, 0.1),))
     assert bot.choose(too_quick) == Catch(())  # 0.1 s is too short for any hand
+
+
+def test_careful_refuses_parameters_beyond_its_limits() -> None:
+    game = RiffRaff({"players": 2})
+    assert make_bot(game, "careful:samples=3:candidates=6").candidates == 6  # type: ignore[attr-defined]
+    for spec in ("careful:samples=0", "careful:samples=4", "careful:candidates=7"):
+        with pytest.raises(KeyError, match="a whole number from 1 to"):
+            make_bot(game, spec)
+
+
+def test_careful_loads_the_side_the_ship_leans_away_from() -> None:
+    game = RiffRaff({"players": 2, "start_seat": 0})
+    bot = make_bot(game, "careful", seed=1)
+    state = game.new_state()
+    to_port = replace(state, board=Board(joints=(-0.05, 0.0, *state.board.joints[2:])))
+    assert bot.choose(to_port) == Card(2)  # heeling to port: load starboard
+    and_bow_up = replace(state, board=Board(joints=(-0.05, -0.05, *state.board.joints[2:])))
+    assert bot.choose(and_bow_up) == Card(2)  # the bow is raised too: fore starboard
+    stern_up = replace(state, board=Board(joints=(0.05, 0.05, *state.board.joints[2:])))
+    assert bot.choose(stern_up) == Card(3)  # heeling to starboard, bow down: aft port

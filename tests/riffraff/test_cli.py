@@ -22,7 +22,7 @@ def test_drop_prints_the_settled_tilt_as_json(capsys: pytest.CaptureFixture[str]
     assert main(["riffraff", "drop", "--piece", "box", "--area", "5", "--u", "0.8", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["on_board"] is True and report["rests_on_area"] == 5
-    assert -15 < report["roll"] < -3
+    assert -6 < report["roll"] < -2  # the stiffer ship heels about 3° (u 0.9: 3.6°)
 
 
 def test_drop_refuses_a_footprint_across_the_mast(capsys: pytest.CaptureFixture[str]) -> None:

@@ -26,15 +26,6 @@ def test_the_empty_ship_rights_itself_after_a_push() -> None:
     assert crossings >= 2  # like a pendulum, not a creep
 
 
-def test_a_light_box_near_the_tip_of_the_lower_yard_heels_the_ship() -> None:
-    result = simulate_placement(REST, Placement(BOX, 5, 0.8), body=BOX, frames=False)
-    assert not result.fallen
-    assert -15 < result.roll < -3  # area 5 is the port half: port side down
-    assert abs(result.pitch) < 1
-    (piece,) = result.board.pieces
-    assert piece.area == 5
-
-
 def test_a_heavy_piece_at_the_tip_of_a_tilted_upper_yard_slides_off() -> None:
     tilted = Board(joints=(radians(-30), *REST.joints[1:]))
     result = simulate_placement(tilted, Placement(BOX, 9, 0.95), body=BOX, frames=False)
@@ -69,3 +60,11 @@ def test_the_same_seed_gives_identical_results_in_another_process() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(done.stdout) == _noisy_drop(3)
+
+
+def test_a_hurried_window_ends_early_with_the_falls_so_far() -> None:
+    tilted = Board(joints=(radians(-30), *REST.joints[1:]))
+    hurried = simulate_placement(tilted, Placement(BOX, 9, 0.95), body=BOX, frames=False, hurry=0.1)
+    assert hurried.seconds <= 0.1 + 1e-9
+    full = simulate_placement(tilted, Placement(BOX, 9, 0.95), body=BOX, frames=False)
+    assert full.seconds > hurried.seconds

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from statistics import median
 from typing import Any
 
 from spieltisch.core.protocol import Game, JsonValue
 from spieltisch.games.pickomino.state import PickominoState
+from spieltisch.games.riffraff.data import PIECES
 from spieltisch.games.riffraff.rules import RiffRaff
 from spieltisch.games.riffraff.state import RiffRaffState, Settled
 
@@ -136,8 +138,9 @@ register_stats("pickomino", pickomino_collect, pickomino_summarize)
 def riffraff_collect(
     game: Game[Any, Any], states: Sequence[RiffRaffState], actions: Sequence[Any]
 ) -> Totals:
-    """Per seat: placements and the pieces that fell during them; pieces caught; and whether
-    a player ran out of cargo before the last round was over."""
+    """Per seat: placements and the pieces that fell during them; pieces caught; whether a
+    player ran out of cargo before the last round was over; and the most pieces on board at
+    once, as a count and as a one-game histogram (summed over games, it gives the median)."""
     players = game.num_players
     placements, fallen = [0] * players, [0] * players
     for before, action in zip(states, actions, strict=False):
@@ -148,12 +151,24 @@ def riffraff_collect(
     last = game.options.rounds if isinstance(game, RiffRaff) else end.round
     emptied = any(end.supply_size(seat) == 0 for seat in range(players))
     early = int(emptied and (end.round < last or bool(end.to_play)))
+    peak = max(len(state.board.pieces) for state in states)
     return {
         "placements": list(placements),
         "fallen": list(fallen),
         "caught": list(end.caught),
         "early_end": early,
+        "peak_on_board": peak,
+        "peak_on_board_games": [int(count == peak) for count in range(_MOST_CARGO + 1)],
     }
+
+
+_MOST_CARGO = 4 * len(PIECES)  # four sets of cargo in every game
+
+
+def _histogram_median(counts: list[Number]) -> float:
+    """The median of the values 0, 1, 2, ... seen `counts[value]` times each."""
+    values = [value for value, count in enumerate(counts) for _ in range(int(count))]
+    return float(median(values)) if values else 0.0
 
 
 def riffraff_summarize(totals: Totals, games: int) -> dict[str, JsonValue]:
@@ -168,7 +183,16 @@ def riffraff_summarize(totals: Totals, games: int) -> dict[str, JsonValue]:
         "caught_per_game": sum(caught) / games,
         "caught_per_game_by_seat": [c / games for c in caught],
         "early_end_rate": _ratio(early if isinstance(early, int | float) else 0, games),
+        "peak_on_board_median": _histogram_median(_per_seat(totals, "peak_on_board_games")),
+        "peak_on_board_mean": _ratio(_scalar(totals, "peak_on_board"), games),
     }
+
+
+def _scalar(totals: Totals, key: str) -> Number:
+    value = totals.get(key, 0)
+    if isinstance(value, list):
+        raise ValueError(f"statistic '{key}' must be a number")
+    return value
 
 
 register_stats("riffraff", riffraff_collect, riffraff_summarize)

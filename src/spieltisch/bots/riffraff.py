@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from spieltisch.bots.base import Bot, register_bot
+from spieltisch.bots.base import Bot, Bounded, register_bot
 from spieltisch.core.chance import sample_exact
-from spieltisch.games.riffraff.board import Placement, footprint_problem
+from spieltisch.games.riffraff.board import Board, Placement, footprint_problem
 from spieltisch.games.riffraff.catching import catch_outcomes
 from spieltisch.games.riffraff.data import DECK_AREAS, PIECES
 from spieltisch.games.riffraff.rules import RiffRaff
@@ -26,30 +26,43 @@ from spieltisch.games.riffraff.state import (
     RiffRaffState,
 )
 
-__all__ = ["CarefulBot", "candidate_placements"]
+__all__ = ["CarefulBot", "area_lift", "candidate_placements", "points_along"]
 
-CANDIDATE_U = (0.3, 0.55)
+CANDIDATE_U = (0.25, 0.5, 0.75)
+"""Points along the area, tried from the next free one on (with two pieces on an area the
+third goes to u 0.75): the same point again would stack pieces, and stacks fall."""
 CANDIDATE_YAW = (0.0, 90.0)
+TRIAL_SECONDS = 1.5
+"""A trial's settle window ends this soon: falls start within it, and a capsizing ship's
+cascade would take seconds more to play out."""
+MAX_SAMPLES = 3
+MAX_CANDIDATES = 6
 FINISH_SUPPLY = 2
 """With this many pieces or fewer left, the careful bot plays its highest card to be captain
 and load first."""
 
 
 def candidate_placements(state: RiffRaffState, seat: int, limit: int) -> list[Placement]:
-    """Placements worth trying: each piece type held, close to the inner end (less leverage),
-    along and across the area; heavy pieces first, at most `limit`."""
+    """Placements worth trying: each piece type held, at points along the area from the next
+    free one on, along and across the area; heavy pieces first, at most `limit`."""
     area = state.card(seat)
     if area is None:
         return []
     found = []
     held = [t for t, n in enumerate(state.supplies[seat]) if n]
     for piece in sorted(held, key=lambda t: -PIECES[t].mass):
-        for u in CANDIDATE_U:
+        for u in points_along(state.board, area):
             for yaw in CANDIDATE_YAW:
                 placement = Placement(piece, area, u, 0.0, yaw)
                 if footprint_problem(placement) is None:
                     found.append(placement)
     return found[:limit]
+
+
+def points_along(board: Board, area: int) -> tuple[float, ...]:
+    """`CANDIDATE_U` from the next free point of `area` on."""
+    start = board.count_in(area) % len(CANDIDATE_U)
+    return CANDIDATE_U[start:] + CANDIDATE_U[:start]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,10 +82,16 @@ class CarefulBot(Bot):
 
     name = "careful"
     description = "plans its cards; tries noisy placements on copies of the ship, fewest falls"
-    parameters = {"samples": int, "candidates": int}  # noqa: RUF012  (read-only class data)
+    # each trial is one settle window (up to 0.3 s of processor time with 24 pieces on board):
+    # at most 3 x 6 of them keeps the slowest decision near 5 s
+    parameters = {  # noqa: RUF012  (read-only class data)
+        "samples": Bounded(int, 1, MAX_SAMPLES),
+        "candidates": Bounded(int, 1, MAX_CANDIDATES),
+    }
     game: RiffRaff
     samples: int = 3
     candidates: int = 6
+    _last: tuple[object, _Trial] | None = None  # the latest `best` and what it was tried for
 
     def choose(self, state: RiffRaffState) -> Action:
         phase = state.phase
@@ -83,21 +102,26 @@ class CarefulBot(Bot):
         if phase is Phase.NEXT:
             return Next(self.favourite(state, self.game.next_candidates(state)))
         if phase is Phase.ANNOUNCE:
-            return Announce(2 if self.best(state).expected_falls == 0 else 1)
+            return Announce(2 if self.remembered_best(state).expected_falls == 0 else 1)
         if phase is Phase.PLACE:
-            return Place(self.best(state).placement)
+            return Place(self.remembered_best(state).placement)
         if phase is Phase.CATCH:
             return self.catch(state)
         raise ValueError(f"careful cannot act in phase {phase}")
 
     # --- cards and decisions -------------------------------------------------------------
     def card(self, state: RiffRaffState) -> int:
+        """Its highest card to finish; else a deck card, or one of the lowest yard, on the
+        side the ship leans away from (loading it rights the ship)."""
         seat = state.chosen.index(None)
         hand = sorted(set(state.hands[seat]))
         if state.supply_size(seat) <= FINISH_SUPPLY:
             return hand[-1]
-        deck = [c for c in hand if c in DECK_AREAS]
-        return deck[0] if deck else hand[0]
+        low = [c for c in hand if c in DECK_AREAS] or [
+            c for c in hand if _level(c) == _level(hand[0])
+        ]
+        roll, pitch = state.board.joints[:2]
+        return max(low, key=lambda c: (area_lift(c, roll, pitch), -c))
 
     def favourite(self, state: RiffRaffState, seats: list[int]) -> int:
         """Itself if it may, else the seat with the most pieces left (the least danger)."""
@@ -114,23 +138,67 @@ class CarefulBot(Bot):
         return Catch(caught if not set(caught) <= set(state.placed) else ())
 
     # --- placements -------------------------------------------------------------------------
+    def remembered_best(self, state: RiffRaffState) -> _Trial:
+        """`best`, tried once for the announcement and the placement that follows it (the
+        same ship, seat and supply)."""
+        seat = state.active
+        key = (state.board, seat, None if seat is None else state.card(seat), state.supplies)
+        if self._last is None or self._last[0] != key:
+            self._last = (key, self.best(state))
+        return self._last[1]
+
     def best(self, state: RiffRaffState) -> _Trial:
+        """The first candidate with the fewest falls. Trials that cannot win stop early: a
+        candidate whose falls reach the best so far, and every candidate after one that
+        drops nothing (the choice is the same as trying them all)."""
         seat = state.active
         if seat is None:
             raise ValueError("no seat is placing")
         seeds = [self.rng.getrandbits(64) for _ in range(self.samples)]  # the same for all
-        candidates = candidate_placements(state, seat, self.candidates)
-        trials = [self.trial(state, p, seeds) for p in candidates]
-        if not trials:
+        best: _Trial | None = None
+        for placement in candidate_placements(state, seat, self.candidates):
+            bound = None if best is None else best.expected_falls * len(seeds)
+            trial = self.trial(state, placement, seeds, bound)
+            if best is None or trial.expected_falls < best.expected_falls:
+                best = trial
+            if best.expected_falls == 0:
+                break
+        if best is None:
             raise ValueError("no placement to try")
-        return min(trials, key=lambda t: t.expected_falls)
+        return best
 
-    def trial(self, state: RiffRaffState, placement: Placement, seeds: list[int]) -> _Trial:
+    def trial(
+        self,
+        state: RiffRaffState,
+        placement: Placement,
+        seeds: list[int],
+        bound: float | None = None,
+    ) -> _Trial:
         """The mean number of fallen pieces over noisy copies of `placement`, one per seed
-        (every candidate sees the same noise draws, so differences come from the choice)."""
+        (every candidate sees the same noise draws, so differences come from the choice);
+        once the falls reach `bound` the rest is not tried (their mean is then a floor)."""
         pending = self.game.apply(_as_placing(state), Place(placement))
-        falls = sum(len(self.game.simulate(pending, seed).fallen) for seed in seeds)
+        falls = 0
+        for seed in seeds:
+            falls += len(self.game.simulate(pending, seed, hurry=TRIAL_SECONDS).fallen)
+            if bound is not None and falls >= bound:
+                break
         return _Trial(placement, falls / len(seeds))
+
+
+def _level(area: int) -> int:
+    """0 for the deck, 1-3 for the yards from the lowest up."""
+    return 0 if area in DECK_AREAS else (area - 3) // 2
+
+
+def area_lift(area: int, roll: float, pitch: float) -> float:
+    """How much the ship lifts `area` (radians): roll is positive to starboard (areas 2, 4
+    and the even yard halves), pitch positive bow down (areas 1 and 2)."""
+    port = area % 2 == 1
+    side = roll if port else -roll
+    if area not in DECK_AREAS:
+        return side
+    return side + (-pitch if area in (1, 2) else pitch)
 
 
 def _as_placing(state: RiffRaffState) -> RiffRaffState:

@@ -130,17 +130,33 @@ SHIP: Final = ShipSpec()
 class Tuning:
     """The values that set the feel of the game, and the simulation settings."""
 
-    ball_mass: float = 0.35
-    ball_drop: float = 0.15  # the ball's centre below the pivot
-    joint_damping: float = 0.05  # N·m·s/rad, roll and pitch (the spec's 0.02 leaves the empty
-    # ship swinging about 6 s after a placement; 0.05 damps it in two or three swings)
-    joint_friction: float = 0.001  # N·m of dry friction in the cardan joint: the swing stops
-    # within about 0.2 degrees of its resting angle instead of dying away for ever
+    # the stiffer ship (issue 14): a box at u 0.9 of area 5 heels the empty ship about 3.6°
+    # (target 3-6°; a stiffer ball would carry more cargo but heel it less than 3°), and the
+    # empty ship swings with a period of about 1.5 s (target 1.4-2.2 s; the ball hangs as low
+    # as the table allows, a shorter drop would swing faster than 1.4 s)
+    ball_mass: float = 0.33
+    ball_drop: float = 0.26  # the ball's centre below the pivot (its bottom 2 cm above the table)
+    joint_damping: float = 0.05  # N·m·s/rad, roll and pitch: with the dry friction below, the
+    # empty ship swings past upright once or twice after a push and rests within a second
+    joint_friction: float = 0.005  # N·m of dry friction in the cardan joint: the swing stops
+    # within about 0.5° of its resting angle and windows end sooner (0.001 N·m and 0.1
+    # N·m·s/rad: 1.29 and 1.51 s simulated with 8 and 24 pieces; now 1.14 and 1.34 s)
     yard_damping: float = 0.002  # turning and see-sawing on the pegs
     yard_friction: float = 0.02  # N·m of dry friction on the pegs
-    friction: float = 0.45  # wood on wood
+    friction: float = 0.5  # wood on wood (0.45 let 0.36 pieces fall per placement in 16
+    # seeded 4-player careful games, 0.5 lets 0.31; the issue asks for 0.10-0.35)
     rolling_friction: float = 0.0005
     timestep: float = 1 / 240
+    integrator: str = "Euler"  # implicitfast at 1/120 s never let the loaded ship rest
+    cone: str = "elliptic"  # pyramidal cones made a loaded ship's windows longer
+    solver: str = "Newton"  # CG and PGS need many more iterations for the same contacts
+    iterations: int = 50  # the solver's iterations per step, at most (Newton needs about 6)
+    ls_iterations: int = 20
+    tolerance: float = 1e-8  # 1e-5 saved no iterations
+    jacobian: str = "auto"  # sparse here; dense is six times slower with 24 pieces
+    condim: int = 4  # contact dimensions of cargo: friction and torsion
+    condim_rolling: int = 6  # round pieces also resist rolling (4 saves a tenth, barrels roll)
+    multiccd: bool = True  # several contact points per pair: without, pieces teeter and walk
     solref: float = 0.01
     impratio: float = 10.0
     noslip_iterations: int = 0  # extra passes that stop contact creep (each costs ~5% a step)
@@ -155,8 +171,10 @@ class Tuning:
     # it was when the quiet began, the ship turned slower than `rest_turn` and its speed changed
     # less than `rest_turn_accel` (so a swing's turning point is not taken for rest)
     rest_move: float = 0.0005  # metres
-    rest_turn: float = 0.01  # rad/s
-    rest_turn_accel: float = 0.03  # rad/s²
+    # (0.01 rad/s and 0.03 rad/s² ran windows 0.3-0.6 s longer; the ship left at these rates
+    # is within about 0.2° of where it comes to rest)
+    rest_turn: float = 0.02  # rad/s
+    rest_turn_accel: float = 0.06  # rad/s²
     rest_checks: int = 4  # consecutive checks at rest that end the window
     fall_height: float = 0.22  # a piece whose centre is lower than this has fallen
     release_gap: float = 0.003  # the gap under a piece when it is let go

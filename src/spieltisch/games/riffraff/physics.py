@@ -137,7 +137,8 @@ def _cargo_geoms(kind: str) -> list[str]:
         ],
         "plank": [f'<geom type="box" size="0.04 0.0075 0.003" {g}/>'],
         "rat": [
-            f'<geom type="ellipsoid" size="0.0125 0.0075 0.0075" pos="-0.0075 0 0" {g}/>',
+            # a flat belly: a body round in section would roll off any tilted area
+            f'<geom type="ellipsoid" size="0.0125 0.0075 0.006" pos="-0.0075 0 -0.0015" {g}/>',
             f'<geom type="capsule" fromto="0.005 0 0 0.019 0 -0.006" size="0.0015" {g}/>',
         ],
         "chest": [
@@ -160,9 +161,9 @@ _COLOURS = (
 )
 
 
-def _cargo_body(index: int, kind: int) -> str:
+def _cargo_body(index: int, kind: int, tuning: Tuning) -> str:
     spec = PIECES[kind]
-    condim = 6 if spec.rolls else 4
+    condim = tuning.condim_rolling if spec.rolls else tuning.condim
     contact = f'condim="{condim}" contype="2" conaffinity="3" rgba="{_COLOURS[kind]}" '
     geoms = "".join(_cargo_geoms(spec.name)).replace("<geom ", "<geom " + contact)
     park = _f(*_park_position(index))
@@ -226,13 +227,16 @@ def _ship_body(tuning: Tuning) -> str:
 
 def model_xml(types: tuple[int, ...], tuning: Tuning = TUNING) -> str:
     """The MJCF text of the ship with cargo pieces of `types` (body 'cargoN' is types[N])."""
-    cargo = "".join(_cargo_body(i, kind) for i, kind in enumerate(types))
+    cargo = "".join(_cargo_body(i, kind, tuning) for i, kind in enumerate(types))
     friction = _f(tuning.friction, 0.005, tuning.rolling_friction)
     return (
         '<mujoco model="riffraff">'
-        f'<option timestep="{tuning.timestep!r}" cone="elliptic" impratio="{tuning.impratio}" '
-        f'iterations="50" ls_iterations="20" noslip_iterations="{tuning.noslip_iterations}">'
-        '<flag multiccd="enable"/></option>'
+        f'<option timestep="{tuning.timestep!r}" integrator="{tuning.integrator}" '
+        f'solver="{tuning.solver}" cone="{tuning.cone}" impratio="{tuning.impratio}" '
+        f'iterations="{tuning.iterations}" '
+        f'ls_iterations="{tuning.ls_iterations}" noslip_iterations="{tuning.noslip_iterations}" '
+        f'tolerance="{tuning.tolerance}" jacobian="{tuning.jacobian}">'
+        f'<flag multiccd="{"enable" if tuning.multiccd else "disable"}"/></option>'
         '<visual><global offwidth="1280" offheight="960"/></visual>'
         f'<default><geom friction="{friction}" solref="{tuning.solref} 1" density="650"/></default>'
         f"<asset>{_cone_mesh()}</asset>"
@@ -513,10 +517,15 @@ class _Window:
     def time(self) -> float:
         return self.steps * self.tuning.timestep
 
-    def run(self) -> None:
-        """The window proper, then (rarely) its extension and the final calming."""
+    def run(self, hurry: float | None = None) -> None:
+        """The window proper, then (rarely) its extension and the final calming; with
+        `hurry`, only the window up to that many simulated seconds."""
         tuning = self.tuning
         self._sample()
+        if hurry is not None:
+            self._step_until_rest(hurry, min(tuning.settle_min, hurry))
+            self._sample()
+            return
         rested = self._step_until_rest(tuning.settle_max, tuning.settle_min)
         if not rested and not self.unstable:
             rested = self._step_until_rest(tuning.settle_cap, 0.0)
@@ -681,8 +690,12 @@ def simulate_placement(
     steadiness: float = 1.0,
     motion: float = 0.0,
     frames: bool = True,
+    hurry: float | None = None,
 ) -> PlacementResult:
     """Put piece number `body` on the ship as `placement` says and run the settle window.
+
+    `hurry` ends the window after that many simulated seconds, at rest or not: for a look-
+    ahead that counts falls (a cascade has begun by then); its board need not be at rest.
 
     Without a generator the piece is let go exactly where asked (no noise, no kick). With
     one, the point, yaw and release height get Gaussian noise and the ship a small kick, all
@@ -709,7 +722,7 @@ def simulate_placement(
     data.qvel[ship.joint_dof[:2]] = noise.kick
     _clear_overlap(ship, data, len(bodies) - 1, placement.area, noise.lift)
     window = _Window(ship, data, bodies, frames)
-    window.run()
+    window.run(hurry)
     if window.unstable:
         return _slipped(board, body, window.time)
     return _result(ship, window)

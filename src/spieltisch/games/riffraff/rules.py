@@ -148,13 +148,23 @@ class RiffRaff(Game[RiffRaffState, Action]):
             raise IllegalAction("this is not a chance node")
         return super().sample_chance(state, rng)
 
-    def simulate(self, state: RiffRaffState, seed: int | None, frames: bool = False) -> Settled:
+    def simulate(
+        self,
+        state: RiffRaffState,
+        seed: int | None,
+        frames: bool = False,
+        hurry: float | None = None,
+    ) -> Settled:
         """Run the physics of the pending placement; the noise is seeded by `seed` (None:
-        no noise at all)."""
-        return settled_of(self.placement_result(state, seed, frames))
+        no noise at all); `hurry` is for look-ahead (see `physics.simulate_placement`)."""
+        return settled_of(self.placement_result(state, seed, frames, hurry))
 
     def placement_result(
-        self, state: RiffRaffState, seed: int | None, frames: bool = True
+        self,
+        state: RiffRaffState,
+        seed: int | None,
+        frames: bool = True,
+        hurry: float | None = None,
     ) -> PlacementResult:
         """The physics of the pending placement with its sampled motion (for animations)."""
         if state.phase is not Phase.SETTLE or state.pending is None or state.active is None:
@@ -169,6 +179,7 @@ class RiffRaff(Game[RiffRaffState, Action]):
             self.options.steadiness_of(state.active),
             state.motion,
             frames=frames,
+            hurry=hurry,
         )
 
     def body_for(self, state: RiffRaffState, piece: int) -> int:
