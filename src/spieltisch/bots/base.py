@@ -19,7 +19,6 @@ __all__ = [
     "Bot",
     "Bounded",
     "bot_names",
-    "bound_parameters",
     "make_bot",
     "read_bot_spec",
     "register_bot",
@@ -44,15 +43,6 @@ class Bounded:
         if not self.low <= value <= self.high:
             raise ValueError(f"{value} is out of range")
         return value
-
-
-def bound_parameters(cls: type[Bot], **bounds: Bounded) -> None:
-    """Declare bounds for parameters of `cls` that it takes unbounded (each must exist and
-    keep its kind), for a bot whose module cannot declare them yet."""
-    for key, bound in bounds.items():
-        if cls.parameters.get(key) is not bound.kind:
-            raise ValueError(f"bot '{cls.name}' has no parameter '{key}' of that kind")
-    cls.parameters = {**cls.parameters, **bounds}
 
 
 class Bot(ABC):
