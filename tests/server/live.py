@@ -16,10 +16,30 @@ from typing import Any
 
 import httpx
 
-__all__ = ["ARTIFACTS", "CHROMIUM", "LiveServer", "chromium", "free_port", "start_server"]
+__all__ = [
+    "ARTIFACTS",
+    "CHROMIUM",
+    "WEBGL_ARGS",
+    "LiveServer",
+    "chromium",
+    "free_port",
+    "start_server",
+]
 
 START_TIMEOUT = 30.0
 CHROMIUM = Path("/usr/bin/chromium")
+WEBGL_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-dev-shm-usage",
+    "--use-angle=swiftshader",  # WebGL in software, for the 3D ship
+    "--enable-unsafe-swiftshader",
+    "--disable-background-networking",
+    "--disable-extensions",
+    "--no-first-run",
+    "--mute-audio",
+]
+"""Chromium's switches for pages with WebGL on a machine without a GPU."""
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
 """Where browser tests keep their screenshots."""
 

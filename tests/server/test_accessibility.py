@@ -15,16 +15,9 @@ import httpx
 import pytest
 
 from spieltisch.server.app import WEB_DIR
-from tests.server.live import CHROMIUM, LiveServer, chromium, start_server
+from tests.server.live import CHROMIUM, WEBGL_ARGS, LiveServer, chromium, start_server
 
 AXE = WEB_DIR / "vendor" / "axe-core" / "axe.min.js"
-LAUNCH_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-dev-shm-usage",
-    "--use-angle=swiftshader",
-    "--enable-unsafe-swiftshader",
-]
 SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 SEVERE = ("serious", "critical")
 FINISH_TIMEOUT = 300  # liveness only: two greedy bots need well under a second
@@ -46,7 +39,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with chromium(LAUNCH_ARGS) as found:
+    with chromium(WEBGL_ARGS) as found:
         yield found
 
 

@@ -17,19 +17,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.live import ARTIFACTS, CHROMIUM, LiveServer, chromium, start_server
+from tests.server.live import ARTIFACTS, CHROMIUM, WEBGL_ARGS, LiveServer, chromium, start_server
 
-LAUNCH_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-dev-shm-usage",
-    "--use-angle=swiftshader",
-    "--enable-unsafe-swiftshader",
-    "--disable-background-networking",
-    "--disable-extensions",
-    "--no-first-run",
-    "--mute-audio",
-]
 QUICK = ["--playback-speed", "8", "--catch-margin", "0.2"]
 GENEROUS = ["--playback-speed", "1", "--slow-motion", "20", "--catch-margin", "10"]
 REAL = ["--playback-speed", "1", "--slow-motion", "4", "--catch-margin", "0.3"]
@@ -95,7 +84,7 @@ def real(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with chromium(LAUNCH_ARGS) as found:
+    with chromium(WEBGL_ARGS) as found:
         yield found
 
 
