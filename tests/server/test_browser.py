@@ -270,3 +270,21 @@ def test_the_lobby_offers_every_game_option(browser: object, server: LiveServer)
     table = page.url.rsplit("/", 1)[-1]  # type: ignore[attr-defined]
     made = httpx.get(server.url + f"api/tables/{table}").json()
     assert made["options"]["short_game"] is True and made["options"]["start_seat"] == 1
+
+
+def test_skip_buttons_and_spoken_names(browser: object, server: LiveServer) -> None:
+    page = new_page(browser, server, locale="de-DE")
+    make_table(page, "Uli")
+    page.wait_for_selector(".board [data-action]")  # type: ignore[attr-defined]
+    page.focus("#skip-log")  # type: ignore[attr-defined]
+    page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    assert page.evaluate("document.activeElement.closest('#game-log') !== null")  # type: ignore[attr-defined]
+    page.focus("#skip-actions")  # type: ignore[attr-defined]
+    page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    assert page.evaluate("!!document.activeElement.closest('.board')")  # type: ignore[attr-defined]
+    assert (
+        page.get_attribute(".grill svg[data-tile='36']", "aria-label") == "Plättchen 36, 4 Würmer"
+    )  # type: ignore[attr-defined]
+    if page.query_selector(".dice-group.choosable"):  # type: ignore[attr-defined]
+        label = page.get_attribute(".dice-group.choosable", "aria-label")  # type: ignore[attr-defined]
+        assert label is not None and label.endswith("herauslegen"), label

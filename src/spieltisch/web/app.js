@@ -399,6 +399,18 @@ function tablePage(tableId) {
       seat.open && canJoin ? h("button", { class: "primary", text: t("table.join"), onclick: () => join(seat.seat) }) : null))));
   }
 
+  // Shown when focused by the keyboard: straight to the actions or to the game log.
+  function skipButtons() {
+    const jump = (selector) => () => {
+      const target = root.querySelector(selector);
+      if (target) target.focus();
+    };
+    return h("div", { class: "skips" },
+      h("button", { class: "skip", id: "skip-actions", text: t("table.skip_actions"),
+        onclick: jump(".board button:not([disabled]), .board [tabindex]") }),
+      h("button", { class: "skip", id: "skip-log", text: t("table.skip_log"), onclick: jump("#game-log ol") }));
+  }
+
   function statusLine() {
     const { table, you, to_move: toMove } = last;
     let text = "";
@@ -492,6 +504,7 @@ function tablePage(tableId) {
           h("button", { class: "small", text: t("table.copy"), onclick: () => navigator.clipboard?.writeText(invite).then(() => notify(t("table.copied"))) })),
         you !== null && table.status !== "over" ? h("button", { class: "small", id: "leave", text: t("table.leave"), onclick: leave }) : null),
       h("p", { class: "offline-note", text: t("table.offline") }),
+      skipButtons(),
       statusLine(),
       resultPanel(),
       h("div", { class: "table-body" }, board, h("aside", {}, seatsPanel(), logPanel(), drawChat())));

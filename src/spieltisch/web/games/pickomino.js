@@ -30,7 +30,7 @@ export function dieFace(face, extraClass = "") {
   const body = [s("rect", { x: 4, y: 4, width: 92, height: 92, rx: 16, class: "die-body" })];
   if (face === 5) body.push(worm(50, 48, 80, "worm on-die"));
   else for (const [cx, cy] of PIPS[face + 1]) body.push(s("circle", { cx, cy, r: 9, class: "pip" }));
-  return s("svg", { viewBox: "0 0 100 100", class: `die ${extraClass}`, role: "img", "aria-label": FACES[face] }, body);
+  return s("svg", { viewBox: "0 0 100 100", class: `die ${extraClass}`, role: "img", "aria-label": faceName(face) }, body);
 }
 
 export function tile(number, state = "grill") {
@@ -41,7 +41,8 @@ export function tile(number, state = "grill") {
     parts.push(s("line", { x1: 8, y1: 42, x2: 52, y2: 42, class: "tile-line" }));
     for (let i = 0; i < worms; i += 1) parts.push(worm(30, 54 + i * 9, 22));
   }
-  return s("svg", { viewBox: "0 0 60 90", class: `tile ${state}`, "data-tile": number, role: "img", "aria-label": String(number) }, parts);
+  const name = state === "down" ? t("pk.a11y.tile_down") : t("pk.a11y.tile", { tile: number, n: worms });
+  return s("svg", { viewBox: "0 0 60 90", class: `tile ${state}`, "data-tile": number, role: "img", "aria-label": name }, parts);
 }
 
 export function picture() {
@@ -55,6 +56,11 @@ export function picture() {
 // The roll drawn last, so only a new roll tumbles onto the table.
 let lastRoll = "";
 
+// A die's face in words: "a worm" or the number (for screen readers, in the player's language).
+function faceName(face) {
+  return face === 5 ? t("pk.a11y.worm") : String(face + 1);
+}
+
 function diceRow(counts, { clickable, legal, act, odds, kind, fresh }) {
   const groups = [];
   counts.forEach((count, face) => {
@@ -64,7 +70,9 @@ function diceRow(counts, { clickable, legal, act, odds, kind, fresh }) {
     const dice = Array.from({ length: count }, () => dieFace(face));
     const info = odds && odds[action];
     const group = allowed
-      ? h("button", { class: "dice-group choosable", "data-action": action, "data-face": FACES[face], title: action, onclick: () => act(action) }, dice)
+      ? h("button", { class: "dice-group choosable", "data-action": action, "data-face": FACES[face],
+        "aria-label": t("pk.a11y.take", { n: count, face: faceName(face) }), title: t("pk.a11y.take", { n: count, face: faceName(face) }),
+        onclick: () => act(action) }, dice)
       : h("div", { class: `dice-group${clickable ? " blocked" : ""}`, "data-face": FACES[face] }, dice);
     groups.push(h("div", { class: "dice-slot" }, group, info ? oddsNote(info) : null));
   });
