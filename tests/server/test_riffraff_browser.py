@@ -294,3 +294,25 @@ def test_the_ship_on_a_phone(browser: Any, quick: LiveServer) -> None:
     stats = shot_of_the_ship(page, "riffraff-phone")
     width = page.evaluate("document.querySelector('canvas.rr-canvas').clientWidth")
     assert width <= 390 and stats["colours"] > 100
+
+
+def test_placing_and_catching_by_keyboard(browser: Any, generous: LiveServer) -> None:
+    page = open_page(browser, generous.url)
+    seated_table(generous, page)
+    page.click("[data-piece='barrel']")
+    page.wait_for_function("!riffraffTable.cameraMoving()")
+    page.keyboard.press("ArrowDown")  # from u 0.6 ...
+    for _ in range(10):
+        page.keyboard.press("ArrowUp")  # ... to the tip (u 1): the barrel will roll off
+    page.keyboard.press("Shift+ArrowLeft")
+    placing = page.evaluate("riffraffTable.placing()")
+    assert placing["u"] == 1 and abs(placing["v"] - 0.01) < 1e-9 and placing["shown"]
+    before = version(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function("v => document.body.dataset.version !== v", arg=before)
+    page.wait_for_function("riffraffTable.phase() === 'catch' && riffraffTable.fallingNow()")
+    page.keyboard.press(" ")  # Space catches the piece that lands next
+    page.wait_for_function("riffraffTable.phase() !== 'catch'")
+    log = page.inner_text(".log")
+    assert "Ada loads a barrel onto area 9." in log
+    assert "Ada catches only their own barrel" in log

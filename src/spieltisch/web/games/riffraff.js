@@ -11,6 +11,8 @@ import { t } from "../i18n.js";
 const PIECES = ["boat", "barrel", "flacon", "box", "sailor", "plank", "rat", "chest"];
 const FACES = ["up", "side", "end"];
 const TURN_STEP = 15;
+const MOVE_STEP = 0.05; // arrow keys move the ghost this far across the area (Shift: FINE_STEP)
+const FINE_STEP = 0.01;
 const HANDS = 2;
 
 // --- state kept across redraws ----------------------------------------------------------------
@@ -187,6 +189,25 @@ function turn(degrees) {
   refreshGhost();
 }
 
+// The keyboard's way to move the ghost: along the area (u) and across it (v).
+function nudge(du, dv) {
+  const p = table.placing;
+  p.u = Math.min(1, Math.max(0, p.u + du));
+  p.v = Math.min(1, Math.max(-1, p.v + dv));
+  p.shown = true;
+  refreshGhost();
+}
+
+// The falling piece that lands next and is not caught yet (Space catches it).
+function nextFalling() {
+  const show = table.ship && table.ship.show;
+  if (!show) return null;
+  const t = table.ship.simNow || 0;
+  const open = show.falls.filter(([body, landing]) => landing > t && !show.caught.has(body));
+  open.sort((a, b) => a[1] - b[1]);
+  return open.length ? open[0][0] : null;
+}
+
 function moveGhost(clientX, clientY) {
   const area = placingArea(table.ctx);
   if (area === null || table.placing.piece === null) return false;
@@ -264,13 +285,24 @@ function listen(ship) {
     turn(event.deltaY > 0 ? TURN_STEP : -TURN_STEP);
   }, { capture: true, passive: false });
   const keys = (event) => {
+    const tag = event.target ? event.target.tagName : "";
+    if (["INPUT", "TEXTAREA", "SELECT"].includes(tag)) return;
+    if (event.key === " " && table.catching && nextFalling() !== null) {
+      event.preventDefault();
+      grab(nextFalling());
+      return;
+    }
     if (placingArea(table.ctx) === null || table.placing.piece === null) return;
-    if (event.target && ["INPUT", "TEXTAREA", "SELECT"].includes(event.target.tagName)) return;
-    const step = { q: -TURN_STEP, e: TURN_STEP, ArrowLeft: -TURN_STEP, ArrowRight: TURN_STEP }[event.key];
-    if (step) {
+    const by = event.shiftKey ? FINE_STEP : MOVE_STEP;
+    const move = { ArrowUp: [by, 0], ArrowDown: [-by, 0], ArrowLeft: [0, by], ArrowRight: [0, -by] }[event.key];
+    const step = { q: -TURN_STEP, e: TURN_STEP, Q: -TURN_STEP, E: TURN_STEP }[event.key];
+    if (move) {
+      event.preventDefault();
+      nudge(...move);
+    } else if (step) {
       event.preventDefault();
       turn(step);
-    } else if (event.key === "Enter") place();
+    } else if (event.key === "Enter" && tag !== "BUTTON") place(); // a button's Enter is its own
   };
   document.addEventListener("keydown", keys);
   ship.cleanups = [() => document.removeEventListener("keydown", keys)];
