@@ -285,6 +285,9 @@ def test_skip_buttons_and_spoken_names(browser: object, server: LiveServer) -> N
     assert (
         page.get_attribute(".grill svg[data-tile='36']", "aria-label") == "Plättchen 36, 4 Würmer"
     )  # type: ignore[attr-defined]
-    if page.query_selector(".dice-group.choosable"):  # type: ignore[attr-defined]
-        label = page.get_attribute(".dice-group.choosable", "aria-label")  # type: ignore[attr-defined]
-        assert label is not None and label.endswith("herauslegen"), label
+    label = page.get_attribute(".dice-group.choosable", "aria-label")  # type: ignore[attr-defined]
+    assert label is not None and label.endswith("herauslegen"), label
+    before = version(page)
+    page.click(".dice-group.choosable")  # type: ignore[attr-defined]
+    page.wait_for_function("v => document.body.dataset.version !== v", arg=before)  # type: ignore[attr-defined]
+    assert "Summe" in page.inner_text("#announce")  # the sum is told to screen readers  # type: ignore[attr-defined]

@@ -323,6 +323,8 @@ function tablePage(tableId) {
     const names = message.table.seats.map(seatName);
     const view = gameView(message.table.game);
     const lines = message.log.filter((entry) => entry.seq > known).map((entry) => logText(entry, names, view));
+    const facts = view.spokenFacts && message.view ? view.spokenFacts(message.view) : null;
+    if (facts && lines.length) lines.push(facts); // e.g. Pickomino's sum after a choice
     const mover = message.to_move;
     if (mover !== null && (mover !== before.to_move || lines.length)) {
       lines.push(mover === message.you ? t("table.your_turn") : t("table.turn_of", { name: names[mover] }));

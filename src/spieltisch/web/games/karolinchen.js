@@ -80,7 +80,8 @@ export function render(root, ctx) {
         return allowed
           ? h("button", { class: "kc-hand-card choosable", style: `--c:${colour.fill}`, "data-action": action, onclick: () => ctx.act(action) },
             h("span", { class: "kc-symbol", text: colour.symbol }), h("span", { text: t(`kc.fruit.${letter}`) }))
-          : h("div", { class: "kc-hand-card", style: `--c:${colour.fill}` }, h("span", { class: "kc-symbol", text: colour.symbol }));
+          : h("div", { class: "kc-hand-card", style: `--c:${colour.fill}`, role: "img", "aria-label": t(`kc.fruit.${letter}`) },
+            h("span", { class: "kc-symbol", text: colour.symbol }));
       });
       return h("article", { class: `kc-player${seat === ctx.toMove ? " to-move" : ""}${mine ? " mine" : ""}`, "data-seat": seat },
         h("header", {}, h("strong", { text: ctx.names[seat] }), h("span", { class: "muted", text: ` ${worm.progress} / 21` })),

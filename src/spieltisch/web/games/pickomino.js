@@ -56,6 +56,12 @@ export function picture() {
 // The roll drawn last, so only a new roll tumbles onto the table.
 let lastRoll = "";
 
+// What a screen reader adds after each change: the sum so far and whether a worm is set aside.
+export function spokenFacts(view) {
+  if (!view || !view.state || !view.state.kept.some((c) => c > 0)) return null;
+  return `${t("pk.sum", { sum: view.sum })}, ${view.has_worm ? t("pk.worm_yes") : t("pk.worm_no")}.`;
+}
+
 // A die's face in words: "a worm" or the number (for screen readers, in the player's language).
 function faceName(face) {
   return face === 5 ? t("pk.a11y.worm") : String(face + 1);
