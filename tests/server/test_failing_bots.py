@@ -125,7 +125,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
     [
         ("riffraff", "careful:samples=100000000", "samples='100000000' should be a whole number"),
         ("riffraff", "careful:candidates=0", "candidates='0' should be a whole number from 1"),
-        ("riffraff", "careful:candidates=-5", "from 1 to 12"),
+        ("riffraff", "careful:candidates=-5", "from 1 to 6"),
         ("karolinchen", "expert:depth=1000000", "depth='1000000' should be a whole number"),
         ("pickomino", "optimal:steal_weight=nan", "from 0 to 10"),
     ],
