@@ -35,6 +35,7 @@ _HELP = ("help", "h")
 _ODDS = ("odds", "?")
 _QUIT = ("quit", "q", "exit")
 _BOARD = ("board", "b")
+_COMMANDS = (*_HELP, *_ODDS, *_QUIT, *_BOARD)
 _YES = ("yes", "y")
 _NO = ("no", "n")
 MAX_LINE = 300
@@ -273,24 +274,24 @@ class PlaySession:
             if pending is not None and word in _NO:
                 self.write("  not played; choose again")
                 pending = None
-            elif self._plays(line):  # an action first: at a card prompt 'b' is blueberry
-                action, confirm = self._read_action(line)
-                if not confirm:
-                    return action
-                pending = action
-            elif word in _HELP:
-                self.show_help()
-            elif word in _ODDS:
-                self.show_odds()
-            elif word in _BOARD:
-                self.show_board()
-            elif word in _QUIT:
-                return None
-            else:
-                action, confirm = self._read_action(line)
-                if action is not None and not confirm:
-                    return action
-                pending = action if confirm else None
+                continue
+            if word in _COMMANDS and not self._plays(line):  # at a card prompt 'b' is blueberry
+                if word in _QUIT:
+                    return None
+                self._command(word)
+                continue
+            action, confirm = self._read_action(line)
+            if action is not None and not confirm:
+                return action
+            pending = action if confirm else None
+
+    def _command(self, word: str) -> None:
+        if word in _HELP:
+            self.show_help()
+        elif word in _ODDS:
+            self.show_odds()
+        else:
+            self.show_board()
 
     def _plays(self, line: str) -> bool:
         """Whether `line` is a legal action now (command words give way to actions)."""
