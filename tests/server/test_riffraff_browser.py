@@ -278,7 +278,7 @@ def test_a_whole_game_against_the_careful_bot(browser: Any, quick: LiveServer) -
             page.check("#rr-easy")  # easy mode: the cargo's centre of mass is marked
             shot_of_the_ship(page, "riffraff-playing")
         assert steps < MAX_STEPS, "the game did not end"
-    page.wait_for_function("!riffraffTable.playing()")
+    page.wait_for_function("!riffraffTable.playing() && !riffraffTable.cameraMoving()")
     shot_of_the_ship(page, "riffraff-result")
     assert page.inner_text("#result .winner")
     assert page.get_attribute("#rr-heel", "data-roll") is not None

@@ -515,6 +515,7 @@ export function logText(entry, args, names = []) {
   const [word, value] = String(args.action || args.outcome || "").split(" ");
   if (entry.key === "move" && !("action" in args)) return t("rr.log.card_hidden", args);
   if (word === "card") return t("rr.log.card", { ...args, card: value });
+  if (word === "captain" && who(value) === args.name) return t("rr.log.captain_self", args);
   if (word === "first" || word === "captain" || word === "next") {
     return t(`rr.log.${word}`, { ...args, who: who(value) });
   }

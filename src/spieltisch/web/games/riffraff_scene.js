@@ -126,6 +126,7 @@ export class ShipScene {
     this.camera.position.set(0.62, -0.78, 0.72);
     this.controls = new OrbitControls(this.camera, this.canvas);
     this.controls.target.set(0, 0, data.ship.pivot_height + 0.15);
+    this.overviewDistance = this.camera.position.distanceTo(this.controls.target); // whole ship
     this.controls.enableDamping = true;
     this.controls.minDistance = 0.25;
     this.controls.maxDistance = 2.5;
@@ -292,13 +293,14 @@ export class ShipScene {
   focus(area) {
     const shape = area ? this.data.areas[area - 1] : null;
     let target = new THREE.Vector3(0, 0, this.data.ship.pivot_height + 0.15);
-    let distance = this.camera.position.distanceTo(this.controls.target);
+    const now = this.camera.position.distanceTo(this.controls.target);
+    let distance = Math.max(now, this.overviewDistance); // the whole ship in view
     if (shape) {
       const part = this.partOf(shape);
       part.updateWorldMatrix(true, false);
       const [x, y] = this.areaPoint(shape, 0.5, 0);
       target = new THREE.Vector3(x, y, shape.surface).applyMatrix4(part.matrixWorld);
-      distance = Math.min(distance, FOCUS_DISTANCE);
+      distance = Math.min(now, FOCUS_DISTANCE);
     }
     const offset = this.camera.position.clone().sub(this.controls.target).setLength(distance);
     this.glide = {
