@@ -90,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
     from spieltisch.server.app import MISSING_VENDOR, vendor_ready
     from spieltisch.server.limits import Limits
     from spieltisch.server.settle import CatchTiming
+    from spieltisch.server.store import StorageError
 
     if not (1 <= args.slow_motion <= 20 and 0 <= args.catch_margin <= 10):
         print("--slow-motion must be from 1 to 20 and --catch-margin from 0 to 10", flush=True)
@@ -106,7 +107,11 @@ def run(args: argparse.Namespace) -> int:
     limits = Limits(body=args.max_body, message=args.max_message)
     url = args.db or default_url(args.data_dir)
     timing = CatchTiming(args.slow_motion, args.catch_margin, args.playback_speed)
-    app = create_app(url, args.bot_delay, timing, limits=limits, work_limit=args.bot_time_limit)
+    try:
+        app = create_app(url, args.bot_delay, timing, limits=limits, work_limit=args.bot_time_limit)
+    except StorageError as error:
+        print(f"cannot start: {error}", flush=True)
+        return 2
     if not vendor_ready():
         print(f"warning: {MISSING_VENDOR}", flush=True)
     try:
@@ -117,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
     _calm_garbage_collector()
     print(f"spieltisch is serving the game table at {_address(listener)}", flush=True)
     print(f"tables are stored in {url}; press Ctrl-C to stop", flush=True)
+    _report_broken(app.state.lobby.broken)
     config = uvicorn.Config(
         app,
         log_level="warning",
@@ -125,6 +131,12 @@ def run(args: argparse.Namespace) -> int:
     )
     uvicorn.Server(config).run(sockets=[listener])
     return 0
+
+
+def _report_broken(broken: dict[str, str]) -> None:
+    """Name the tables that could not be loaded (they are kept aside, the others play)."""
+    for table_id, reason in sorted(broken.items()):
+        print(f"table {table_id} is broken and was not started: {reason}", flush=True)
 
 
 def _bind(host: str, port: int) -> socket.socket:

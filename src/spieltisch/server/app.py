@@ -95,6 +95,7 @@ _STATUS = {
     "no_odds": 409,
     "no_scene": 404,
     "game_over": 409,
+    "table_broken": 410,
 }
 
 
@@ -107,7 +108,11 @@ class CreateTable(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict, description="game options")
     seats: list[SeatIn] = Field(description="one entry per seat, in playing order")
     clock: float | None = Field(None, description="seconds per turn; a bot plays when it runs out")
-    seed: int | None = Field(None, description="seed of the table's dice (random if omitted)")
+    seed: int | None = Field(
+        None,
+        description="a public seed for the table's dice, for tests and puzzles: every seat sees "
+        "it and the lobby marks the table 'seeded' (omitted: the server's secret dice)",
+    )
 
 
 class JoinIn(BaseModel):

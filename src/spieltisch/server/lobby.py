@@ -20,6 +20,8 @@ from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field, is_dataclass
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from spieltisch.bots.base import bot_names, read_bot_spec
 from spieltisch.core.errors import InvalidOptions
 from spieltisch.core.options import describe_options
@@ -35,7 +37,14 @@ from spieltisch.server.settle import (
     table_options,
 )
 from spieltisch.server.store import EntryRow, SeatRow, Store, TableRow
-from spieltisch.server.table import LiveTable, TableError, bot_decision, chat_json, stand_in_bot
+from spieltisch.server.table import (
+    LiveTable,
+    TableError,
+    bot_decision,
+    chat_json,
+    check_bot_spec,
+    stand_in_bot,
+)
 from spieltisch.server.work import TooSlow, Work
 
 __all__ = ["Connection", "Lobby", "SeatSpec"]
@@ -76,6 +85,7 @@ class Lobby:
     retry_first: float = 1.0  # seconds before a failed bot turn, clock or catch runs again
     retry_most: float = 60.0  # the longest wait between retries (each doubles the last)
     tables: dict[str, LiveTable] = field(default_factory=dict)
+    broken: dict[str, str] = field(default_factory=dict)  # table -> why it cannot be loaded
     connections: dict[str, set[Connection]] = field(default_factory=dict)
     timers: dict[str, _Timers] = field(default_factory=dict)
     _batch: Batch = field(default_factory=list)
@@ -90,12 +100,27 @@ class Lobby:
 
     # --- start and stop ---------------------------------------------------------------------
     def load(self) -> None:
-        """Rebuild every stored table (after a restart, from the same states)."""
+        """Rebuild every stored table (after a restart, from the same states). A table that
+        cannot be rebuilt is logged, marked broken and skipped; the others start."""
         for row in self.store.tables():
-            table = self._load(row)
-            self._close_lost_catch(table)
-            self._roll_lost_chance(table)
+            try:
+                table = self._load(row)
+                self._close_lost_catch(table)
+                self._roll_lost_chance(table)
+            except SQLAlchemyError:
+                raise  # the database, not the table: nothing can start
+            except Exception as error:
+                self._mark_broken(row.id, _reason(error))
+                continue
             self.tables[row.id] = table
+        self.broken.update(self.store.broken())
+
+    def _mark_broken(self, table_id: str, reason: str) -> None:
+        log.error(
+            "table %s cannot be loaded (%s); it is marked broken and skipped", table_id, reason
+        )
+        self.store.mark_broken(table_id, reason)
+        self.broken[table_id] = reason
 
     def _load(self, row: TableRow) -> LiveTable:
         table = LiveTable.load(self.store, row, self.timing)
@@ -164,6 +189,7 @@ class Lobby:
             raise TableError("bad_options", f"Game options: {error}.") from None
         for spec in seats:
             if spec.bot is not None:
+                check_bot_spec(spec.bot)
                 try:
                     read_bot_spec(game_name, spec.bot)
                 except KeyError as error:
@@ -176,9 +202,11 @@ class Lobby:
             secrets.token_urlsafe(9),
             game_name,
             game.options_json(),
-            secrets.randbelow(2**31) if seed is None else seed,
+            secrets.randbelow(MAX_SEED) if seed is None else seed,
             clock,
             self.clock.now(),
+            secret=secrets.token_hex(16) if seed is None else None,  # 128 bits nobody sees
+            seeded=seed is not None,
         )
         seat_rows = [SeatRow(n, s.bot, None, None) for n, s in enumerate(seats)]
         self.store.add_table(row, seat_rows)
@@ -192,6 +220,12 @@ class Lobby:
 
     def get(self, table_id: str) -> LiveTable:
         table = self.tables.get(table_id)
+        if table is None and table_id in self.broken:
+            raise TableError(
+                "table_broken",
+                f"Table '{table_id}' could not be loaded ({self.broken[table_id]}); "
+                "it is kept aside for repair.",
+            )
         if table is None:
             raise TableError(
                 "no_table", f"There is no table '{table_id}'; it may have been closed."

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Column,
     Engine,
@@ -25,14 +26,41 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import SQLAlchemyError
 
-__all__ = ["ChatRow", "EntryRow", "SeatRow", "Store", "TableRow", "default_url"]
+__all__ = [
+    "MAX_BOT_SPEC",
+    "SCHEMA_VERSION",
+    "ChatRow",
+    "EntryRow",
+    "SeatRow",
+    "StorageError",
+    "Store",
+    "TableRow",
+    "default_url",
+]
+
+SCHEMA_VERSION = 2
+"""1: tables, seats, entries, chat. 2: the server's secret dice, seeded and broken tables,
+64-bit seeds, and this version in `meta`."""
+
+MAX_BOT_SPEC = 128
+"""The longest bot spec a seat can store."""
 
 _META = MetaData()
+
+_SCHEMA = Table(
+    "meta",
+    _META,
+    Column("key", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
+)
 
 _TABLES = Table(
     "tables",
@@ -40,9 +68,12 @@ _TABLES = Table(
     Column("id", String(32), primary_key=True),
     Column("game", String(64), nullable=False),
     Column("options", Text, nullable=False),
-    Column("seed", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
     Column("clock", Float, nullable=True),
     Column("created", Float, nullable=False),
+    Column("secret", String(64), nullable=True),  # the key of the server's secret dice
+    Column("seeded", Boolean, nullable=False, default=False),  # dice from the public seed
+    Column("broken", Text, nullable=True),  # why the table could not be loaded
 )
 
 _SEATS = Table(
@@ -50,7 +81,7 @@ _SEATS = Table(
     _META,
     Column("table_id", String(32), primary_key=True),
     Column("seat", Integer, primary_key=True),
-    Column("bot", String(128), nullable=True),
+    Column("bot", String(MAX_BOT_SPEC), nullable=True),
     Column("name", String(64), nullable=True),
     Column("token_hash", String(64), nullable=True),
     Column("replaced", Boolean, nullable=False, default=False),
@@ -91,12 +122,26 @@ class ChatRow:
 
 @dataclass(frozen=True)
 class TableRow:
+    """A table's setup. Its dice come from `secret` (the server's, 128 bits) when set, else
+    from `seed`, which every seat may see when `seeded` (a table made for tests or puzzles;
+    tables of schema 1 have neither a secret nor a public seed)."""
+
     id: str
     game: str
     options: dict[str, Any]
     seed: int
     clock: float | None
     created: float
+    secret: str | None = None
+    seeded: bool = False
+
+    @property
+    def dice_key(self) -> str:
+        return self.secret if self.secret is not None else str(self.seed)
+
+
+class StorageError(Exception):
+    """The database cannot be used as it is; the message says why and what to do."""
 
 
 @dataclass(frozen=True)
@@ -133,14 +178,63 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
 
 
 class Store:
-    """Every write is committed before the call returns."""
+    """Every write is committed before the call returns. Opening checks the database: a file
+    that is empty or not a database, tables of another program, a schema newer than this
+    version or a database that cannot be written are refused with a `StorageError`; an
+    older schema is brought up to date."""
 
     def __init__(self, url: str) -> None:
         parsed: URL = make_url(url)
-        self.engine: Engine = create_engine(parsed)
+        if parsed.get_backend_name() == "sqlite":
+            _check_sqlite_file(parsed.database)
+        # a pooled connection is checked before use: one broken by a database restart is
+        # replaced instead of failing the next move
+        self.engine: Engine = create_engine(parsed, pool_pre_ping=True)
         if parsed.get_backend_name() == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        _META.create_all(self.engine)
+        try:
+            self._open()
+        except SQLAlchemyError as error:
+            self.engine.dispose()
+            why = _why(error)
+            raise StorageError(f"The database {_shown(parsed)} cannot be used: {why}") from None
+        except StorageError:
+            self.engine.dispose()
+            raise
+
+    def _open(self) -> None:
+        found = set(inspect(self.engine).get_table_names())
+        if not found:
+            _META.create_all(self.engine)
+        else:
+            self._upgrade(found)
+        with self.engine.begin() as db:  # proves the database can be written
+            db.execute(_SCHEMA.delete().where(_SCHEMA.c.key == "version"))
+            db.execute(insert(_SCHEMA).values(key="version", value=str(SCHEMA_VERSION)))
+
+    def _upgrade(self, found: set[str]) -> None:
+        ours = {t.name for t in _META.sorted_tables} - {"meta"}
+        if not ours <= found:
+            strange = ", ".join(sorted(found - ours - {"meta"})) or ", ".join(sorted(found))
+            raise StorageError(
+                f"The database holds tables that are not spieltisch's ({strange}); "
+                "give spieltisch a database of its own."
+            )
+        version = self.schema_version() if "meta" in found else 1
+        if version > SCHEMA_VERSION:
+            raise StorageError(
+                f"The database was written by a newer spieltisch (schema {version}; this one "
+                f"knows up to {SCHEMA_VERSION}); run the newer version or use another database."
+            )
+        if version < 2:
+            _META.create_all(self.engine)  # the meta table
+            with self.engine.begin() as db:
+                _to_schema_2(db, self.engine.dialect.name)
+
+    def schema_version(self) -> int:
+        with self.engine.connect() as db:
+            value = db.execute(select(_SCHEMA.c.value).where(_SCHEMA.c.key == "version")).scalar()
+        return int(value) if value is not None else 1
 
     def close(self) -> None:
         self.engine.dispose()
@@ -156,6 +250,8 @@ class Store:
                     seed=row.seed,
                     clock=row.clock,
                     created=row.created,
+                    secret=row.secret,
+                    seeded=row.seeded,
                 )
             )
             for seat in seats:
@@ -215,11 +311,34 @@ class Store:
         return [ChatRow(r.n, r.seat, r.name, r.text) for r in reversed(rows)]
 
     def tables(self) -> list[TableRow]:
+        """Every table but the broken ones, oldest first."""
         with self.engine.connect() as db:
-            rows = db.execute(select(_TABLES).order_by(_TABLES.c.created)).all()
+            query = select(_TABLES).where(_TABLES.c.broken.is_(None)).order_by(_TABLES.c.created)
+            rows = db.execute(query).all()
         return [
-            TableRow(r.id, r.game, json.loads(r.options), r.seed, r.clock, r.created) for r in rows
+            TableRow(
+                r.id,
+                r.game,
+                json.loads(r.options),
+                r.seed,
+                r.clock,
+                r.created,
+                r.secret,
+                bool(r.seeded),
+            )
+            for r in rows
         ]
+
+    def broken(self) -> dict[str, str]:
+        """The tables marked broken, with the reason each could not be loaded."""
+        with self.engine.connect() as db:
+            query = select(_TABLES.c.id, _TABLES.c.broken).where(_TABLES.c.broken.isnot(None))
+            return {r.id: r.broken for r in db.execute(query)}
+
+    def mark_broken(self, table_id: str, reason: str) -> None:
+        """Keep a table that cannot be loaded out of the way (its rows stay, for repair)."""
+        with self.engine.begin() as db:
+            db.execute(update(_TABLES).where(_TABLES.c.id == table_id).values(broken=reason))
 
     def seats(self, table_id: str) -> list[SeatRow]:
         with self.engine.connect() as db:
@@ -237,6 +356,51 @@ class Store:
             EntryRow(r.seq, r.actor, r.action, r.key, json.loads(r.args) if r.args else {})
             for r in rows
         ]
+
+
+def _check_sqlite_file(database: str | None) -> None:
+    """Refuse an SQLite file that is empty or is no SQLite database at all."""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    path = Path(database)
+    if not path.exists():
+        return
+    if path.is_dir():
+        raise StorageError(f"{path} is a directory, not a database file.")
+    with path.open("rb") as file:
+        head = file.read(16)
+    if not head:
+        raise StorageError(
+            f"{path} is empty (0 bytes), so it holds no tables: it may have been cut off. "
+            "Move it away to start with a new database, or restore it from a backup."
+        )
+    if head != b"SQLite format 3\x00":
+        raise StorageError(f"{path} is not an SQLite database; give spieltisch another file.")
+
+
+def _to_schema_2(db: Any, dialect: str) -> None:
+    """Schema 1 to 2: the table's secret dice, whether its seed is public, why it is broken,
+    and a 64-bit seed (PostgreSQL's INTEGER has 32)."""
+    for column in ("secret VARCHAR(64)", "seeded BOOLEAN NOT NULL DEFAULT FALSE", "broken TEXT"):
+        db.execute(text(f"ALTER TABLE tables ADD COLUMN {column}"))
+    if dialect == "postgresql":
+        db.execute(text("ALTER TABLE tables ALTER COLUMN seed TYPE BIGINT"))
+
+
+def _shown(url: URL) -> str:
+    if url.get_backend_name() == "sqlite" and url.database:
+        return url.database
+    return url.render_as_string(hide_password=True)
+
+
+def _why(error: SQLAlchemyError) -> str:
+    """The database's own words, without SQLAlchemy's statement dump and link."""
+    original = getattr(error, "orig", None)
+    said = str(original if original is not None else error).strip().splitlines()
+    reason = said[0] if said else type(error).__name__
+    if "readonly" in reason or "read-only" in reason:
+        return f"{reason}. Give the server a database it can write to."
+    return reason
 
 
 def _seat_values(seat: SeatRow) -> dict[str, Any]:

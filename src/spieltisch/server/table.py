@@ -1,9 +1,10 @@
 """One live table: the game, its seats, the state and the log, kept in step with the store.
 
 A table is rebuilt from its stored rows by replaying the actions. Each chance outcome (a
-roll of the dice) is drawn with a generator seeded by the table's seed and the table version
-at that moment, so a restarted server rolls exactly the dice the old one would have rolled,
-without drawing the earlier outcomes again (which for a physics game would mean simulating).
+roll of the dice) is drawn with a generator seeded by the table's dice key (the server's
+128-bit secret, or the public seed of a seeded table) and the table version at that moment,
+so a restarted server rolls exactly the dice the old one would have rolled, without drawing
+the earlier outcomes again (which for a physics game would mean simulating).
 
 Changes are made in memory and queued in `unsaved`; the lobby stores them (many tables in
 one transaction) before anybody is told about them.
@@ -34,13 +35,14 @@ from spieltisch.server.settle import (
     settle_with_motion,
     wants_window,
 )
-from spieltisch.server.store import ChatRow, EntryRow, SeatRow, Store, TableRow
+from spieltisch.server.store import MAX_BOT_SPEC, ChatRow, EntryRow, SeatRow, Store, TableRow
 
 __all__ = [
     "LiveTable",
     "TableError",
     "bot_decision",
     "chat_json",
+    "check_bot_spec",
     "hash_token",
     "new_token",
     "stand_in_bot",
@@ -75,6 +77,12 @@ def new_token() -> str:
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def check_bot_spec(spec: str) -> None:
+    """Refuse a bot spec longer than a seat can store."""
+    if len(spec) > MAX_BOT_SPEC:
+        raise TableError("bad_bot", f"A bot spec may have at most {MAX_BOT_SPEC} characters.")
 
 
 def stand_in_bot(game: Game[Any, Any]) -> str:
@@ -292,8 +300,9 @@ class LiveTable:
         return self.show.sent + self.show.duration - now
 
     def dice(self) -> random.Random:
-        """The generator of the chance outcome due now: the table's seed and version."""
-        return random.Random(f"{self.row.seed}:{self.version}")
+        """The generator of the chance outcome due now: the table's dice key (the server's
+        secret, or the public seed of a seeded table) and the version."""
+        return random.Random(f"{self.row.dice_key}:{self.version}")
 
     def bot_action(self, spec: str) -> str:
         """What the bot `spec` plays now, with a generator seeded by the table and version."""
@@ -348,6 +357,7 @@ class LiveTable:
             self.event("left", {"seat": seat, "name": current.name}, freed)
             return
         spec = bot or stand_in_bot(self.game)
+        check_bot_spec(spec)
         try:
             make_bot(self.game, spec)
         except KeyError as error:
@@ -377,10 +387,15 @@ class LiveTable:
             self.game.options_json(),
             self.game.rules_version,
             tuple(self.actions),
-            self.row.seed,
+            self.public_seed(),
             players,
             meta,
         )
+
+    def public_seed(self) -> int | None:
+        """The seed every seat may know: a seeded table's, or that of a table stored before
+        the server kept its dice secret; None when the dice come from the server's secret."""
+        return None if self.row.secret is not None else self.row.seed
 
     def summary(self) -> dict[str, JsonValue]:
         """Seats, status and version; worked out once per version (every change makes one)."""
@@ -398,6 +413,8 @@ class LiveTable:
             "version": self.version,
             "clock": self.row.clock,
             "created": self.row.created,
+            "seeded": self.row.seeded,
+            "seed": self.row.seed if self.row.seeded else None,
             "seats": [
                 {
                     "seat": s.seat,

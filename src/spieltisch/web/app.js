@@ -210,6 +210,7 @@ function lobbyPage() {
         h("strong", { text: table.title }), " ",
         h("span", { class: "muted", text: t(`lobby.status.${table.status}`) }),
         free ? h("span", { class: "badge", text: t("lobby.open_seats", { n: free }) }) : null,
+        table.seeded ? h("span", { class: "badge seeded", title: t("table.seeded", { seed: table.seed }), text: t("lobby.seeded") }) : null,
         h("span", { class: "names", text: table.seats.map(seatName).join(" · ") })));
   }
 
@@ -422,7 +423,8 @@ function tablePage(tableId) {
     }
     const clock = last.deadline ? h("span", { class: "clock", id: "clock" }) : null;
     return h("p", { class: `status${toMove !== null && toMove === you ? " mine" : ""}`, id: "status" },
-      text, " ", clock, you === null && table.status !== "waiting" ? h("span", { class: "muted", text: t("table.watching") }) : null);
+      text, " ", clock, you === null && table.status !== "waiting" ? h("span", { class: "muted", text: t("table.watching") }) : null,
+      table.seeded ? h("span", { class: "muted seeded", id: "seeded", text: t("table.seeded", { seed: table.seed }) }) : null);
   }
 
   function tickClock() {
