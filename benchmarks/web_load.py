@@ -57,6 +57,7 @@ def free_port() -> int:
 def start_server(data_dir: Path, port: int, bot_delay: float = 0.0) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "spieltisch", "serve", "--host", HOST, "--port", str(port)]
     command += ["--data-dir", str(data_dir), "--bot-delay", str(bot_delay)]
+    command += ["--tables-per-minute", "0"]  # every table comes from this one address
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

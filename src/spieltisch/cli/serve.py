@@ -80,6 +80,41 @@ def add_parser(commands: Any) -> None:
         metavar="CHARACTERS",
         help="largest WebSocket message (4096)",
     )
+    parser.add_argument(
+        "--tables-per-minute",
+        type=int,
+        default=20,
+        metavar="N",
+        help="new tables one client address may make in a minute; 0: no limit (20)",
+    )
+    parser.add_argument(
+        "--max-open-tables",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="unfinished games the server holds at once; more are refused (1000)",
+    )
+    parser.add_argument(
+        "--idle-hours",
+        type=float,
+        default=24.0,
+        metavar="HOURS",
+        help="an unfinished table without a move for this long is closed (24)",
+    )
+    parser.add_argument(
+        "--request-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="a request's head and body must arrive within this time, or it is closed (10)",
+    )
+    parser.add_argument(
+        "--keep-alive",
+        type=int,
+        default=5,
+        metavar="SECONDS",
+        help="how long an idle connection is kept open between requests (5)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -91,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
     from spieltisch.server.limits import Limits
     from spieltisch.server.settle import CatchTiming
     from spieltisch.server.store import StorageError
+    from spieltisch.server.timeouts import timed_protocol
 
     if not (1 <= args.slow_motion <= 20 and 0 <= args.catch_margin <= 10):
         print("--slow-motion must be from 1 to 20 and --catch-margin from 0 to 10", flush=True)
@@ -101,14 +137,35 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.bot_time_limit <= 600:
         print("--bot-time-limit must be from 1 to 600 seconds", flush=True)
         return 2
+    if not (0.5 <= args.request_timeout <= 300 and 1 <= args.keep_alive <= 300):
+        print("--request-timeout must be from 0.5 to 300 seconds, --keep-alive from 1 to 300")
+        return 2
     if not (1024 <= args.max_body <= 1 << 24 and 256 <= args.max_message <= 1 << 20):
         print("--max-body must be from 1024 to 16777216, --max-message from 256 to 1048576")
         return 2
-    limits = Limits(body=args.max_body, message=args.max_message)
+    if not (0 <= args.tables_per_minute <= 10_000 and 1 <= args.max_open_tables <= 1_000_000):
+        print("--tables-per-minute must be from 0 to 10000, --max-open-tables from 1 to 1000000")
+        return 2
+    if not 0.01 <= args.idle_hours <= 24 * 365:
+        print("--idle-hours must be from 0.01 to 8760")
+        return 2
+    limits = Limits(
+        body=args.max_body,
+        message=args.max_message,
+        tables_per_minute=args.tables_per_minute,
+        open_tables=args.max_open_tables,
+    )
     url = args.db or default_url(args.data_dir)
     timing = CatchTiming(args.slow_motion, args.catch_margin, args.playback_speed)
     try:
-        app = create_app(url, args.bot_delay, timing, limits=limits, work_limit=args.bot_time_limit)
+        app = create_app(
+            url,
+            args.bot_delay,
+            timing,
+            limits=limits,
+            work_limit=args.bot_time_limit,
+            idle_close=args.idle_hours * 3600,
+        )
     except StorageError as error:
         print(f"cannot start: {error}", flush=True)
         return 2
@@ -126,6 +183,8 @@ def run(args: argparse.Namespace) -> int:
     config = uvicorn.Config(
         app,
         log_level="warning",
+        http=timed_protocol(args.request_timeout),
+        timeout_keep_alive=args.keep_alive,
         ws_max_size=max(1 << 20, 4 * limits.message),  # frames beyond are cut off unread
         ws_per_message_deflate=False,  # small messages: compressing costs more than it saves
     )

@@ -52,7 +52,7 @@ from starlette.requests import Request
 from spieltisch.core.protocol import CHANCE, JsonValue
 from spieltisch.core.record import replay_states
 from spieltisch.server.clock import Clock, WallClock
-from spieltisch.server.limits import BodyLimit, Limits, read_json
+from spieltisch.server.limits import BodyLimit, Limits, TableQuota, read_json
 from spieltisch.server.lobby import Connection, Lobby, SeatSpec
 from spieltisch.server.odds import odds_for
 from spieltisch.server.settle import CatchTiming
@@ -96,6 +96,9 @@ _STATUS = {
     "no_scene": 404,
     "game_over": 409,
     "table_broken": 410,
+    "table_closed": 410,
+    "too_many_tables": 429,
+    "server_full": 503,
 }
 
 
@@ -139,12 +142,14 @@ def create_app(
     executor: Executor | None = None,
     limits: Limits | None = None,
     work_limit: float = 30.0,
+    idle_close: float = 24 * 3600.0,
 ) -> FastAPI:
     """The server on the database `db_url`; bots wait `bot_delay` seconds before each move;
     `timing` sets Riff Raff's slow motion and catch window; `clock` is the time that bots,
     turn clocks and catch windows go by (the wall clock unless a test brings its own);
     `executor` runs bot decisions and physics (worker processes unless a test brings one);
-    `limits` bound what clients may send; a bot decision or a settle may run `work_limit` s."""
+    `limits` bound what clients may send; a bot decision or a settle may run `work_limit` s;
+    an unfinished table without a change for `idle_close` s is closed."""
     limits = limits or Limits()
     lobby = Lobby(
         Store(db_url),
@@ -153,6 +158,8 @@ def create_app(
         timing or CatchTiming(),
         executor,
         work_limit,
+        quota=TableQuota(limits.tables_per_minute, limits.open_tables),
+        idle_close=idle_close,
     )
     lobby.load()
 
@@ -220,9 +227,10 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
         ]
 
     @app.post("/api/tables", status_code=201)
-    async def create(body: CreateTable) -> dict[str, Any]:
+    async def create(body: CreateTable, request: Request) -> dict[str, Any]:
         seats = [SeatSpec(s.bot) for s in body.seats]
-        table = lobby.create(body.game, body.options, seats, body.clock, body.seed)
+        address = request.client.host if request.client else None
+        table = lobby.create(body.game, body.options, seats, body.clock, body.seed, address)
         return table.summary()
 
     @app.get("/api/tables/{table_id}")
@@ -304,8 +312,7 @@ async def serve_socket(
     try:
         table = lobby.get(table_id)
     except TableError as error:
-        await websocket.send_json({"type": "error", "code": error.code, "message": error.message})
-        await websocket.close(code=4404)
+        await _refuse_socket(websocket, error)
         return
     seat = table.seat_of(token)
     connection = Connection(table_id, seat, websocket.send_text, close=_closer(websocket))
@@ -318,6 +325,8 @@ async def serve_socket(
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 break
+            if table_id not in lobby.tables:  # closed meanwhile: the closing said so
+                break
             text = frame.get("text")
             if text is None:
                 refusal = TableError("bad_message", "Messages are JSON text, not binary data.")
@@ -328,6 +337,12 @@ async def serve_socket(
         pass
     finally:
         lobby.disconnect(connection)
+
+
+async def _refuse_socket(websocket: WebSocket, error: TableError) -> None:
+    """Say why there is no table to connect to, and close."""
+    await websocket.send_json({"type": "error", "code": error.code, "message": error.message})
+    await websocket.close(code=4404)
 
 
 def _closer(websocket: WebSocket) -> Callable[[], Awaitable[None]]:

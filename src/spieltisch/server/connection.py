@@ -74,6 +74,18 @@ class Connection:
         if self.close is not None and self._closing is None:
             self._closing = asyncio.get_running_loop().create_task(_close(self.close))
 
+    def finish(self, text: str) -> None:
+        """Send `text` as the last message, then close the socket, without waiting."""
+        self.stop()
+        if self.close is not None and self._closing is None:
+            close = self.close
+
+            async def last_words() -> None:
+                await self.send(text)
+                await close()
+
+            self._closing = asyncio.get_running_loop().create_task(_close(last_words))
+
     def stop(self) -> None:
         """Stop sending (the socket has closed)."""
         self.closed = True

@@ -4,14 +4,18 @@ deeply a message's JSON may nest. Each limit breached is a clear error, never a 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from spieltisch.server.table import TableError
 
-__all__ = ["BodyLimit", "Limits", "json_depth", "read_json"]
+__all__ = ["BodyLimit", "Limits", "TableQuota", "json_depth", "read_json"]
+
+QUOTA_WINDOW = 60.0
+"""Tables made by one address are counted over this many seconds."""
 
 
 @dataclass(frozen=True)
@@ -19,6 +23,40 @@ class Limits:
     body: int = 64 * 1024  # bytes of a REST request body
     message: int = 4096  # characters of a WebSocket message
     depth: int = 8  # levels of nesting in a WebSocket message's JSON
+    tables_per_minute: int = 20  # tables one client address may make in a minute (0: any)
+    open_tables: int = 1000  # unfinished tables the server holds at once
+
+
+@dataclass
+class TableQuota:
+    """Who may make a table now: at most `per_minute` from one address in any minute, and
+    only while fewer than `open_tables` games are unfinished."""
+
+    per_minute: int = 20
+    open_tables: int = 1000
+    made: dict[str, list[float]] = field(default_factory=dict)  # address -> times
+
+    def admit(self, address: str | None, now: float, open_now: int) -> None:
+        """Count a new table of `address`, or refuse it (changing nothing)."""
+        if open_now >= self.open_tables:
+            raise TableError(
+                "server_full",
+                f"This server holds {self.open_tables} unfinished games, its most; join one "
+                "of them or try again later.",
+            )
+        if address is None or self.per_minute <= 0:
+            return
+        recent = [t for t in self.made.get(address, []) if now - t < QUOTA_WINDOW]
+        if len(recent) >= self.per_minute:
+            wait = math.ceil(QUOTA_WINDOW - (now - recent[0]))
+            raise TableError(
+                "too_many_tables",
+                f"At most {self.per_minute} new tables a minute from one address; "
+                f"try again in {wait} s.",
+            )
+        self.made[address] = [*recent, now]
+        if len(self.made) > 4 * self.open_tables:  # forget addresses that went quiet
+            self.made = {a: t for a, t in self.made.items() if now - t[-1] < QUOTA_WINDOW}
 
 
 def json_depth(value: Any) -> int:

@@ -29,6 +29,7 @@ from spieltisch.core.protocol import JsonValue
 from spieltisch.core.registry import game_class, game_names, make_game
 from spieltisch.server.clock import Clock, WallClock
 from spieltisch.server.connection import Connection
+from spieltisch.server.limits import TableQuota
 from spieltisch.server.settle import (
     CatchTiming,
     CatchWindow,
@@ -84,8 +85,12 @@ class Lobby:
     work_limit: float = 30.0  # seconds a bot decision or a settle may run (see `Work`)
     retry_first: float = 1.0  # seconds before a failed bot turn, clock or catch runs again
     retry_most: float = 60.0  # the longest wait between retries (each doubles the last)
+    quota: TableQuota = field(default_factory=TableQuota)  # who may make a table now
+    idle_close: float = 24 * 3600.0  # an unfinished table without a change is closed after
     tables: dict[str, LiveTable] = field(default_factory=dict)
     broken: dict[str, str] = field(default_factory=dict)  # table -> why it cannot be loaded
+    closed: set[str] = field(default_factory=set)  # tables closed unfinished (idle)
+    _swept: float = 0.0  # when idle tables were last looked for
     connections: dict[str, set[Connection]] = field(default_factory=dict)
     timers: dict[str, _Timers] = field(default_factory=dict)
     _batch: Batch = field(default_factory=list)
@@ -114,6 +119,7 @@ class Lobby:
                 continue
             self.tables[row.id] = table
         self.broken.update(self.store.broken())
+        self.closed.update(self.store.closed())
 
     def _mark_broken(self, table_id: str, reason: str) -> None:
         log.error(
@@ -125,6 +131,7 @@ class Lobby:
     def _load(self, row: TableRow) -> LiveTable:
         table = LiveTable.load(self.store, row, self.timing)
         table.inline_physics = False
+        table.touched = self.clock.now()
         return table
 
     def _close_lost_catch(self, table: LiveTable) -> None:
@@ -170,7 +177,9 @@ class Lobby:
         seats: Sequence[SeatSpec],
         clock: float | None = None,
         seed: int | None = None,
+        address: str | None = None,
     ) -> LiveTable:
+        """A new table with `seats`; `address` is the client's, for the quota."""
         try:
             cls = game_class(game_name)
         except KeyError as error:
@@ -198,6 +207,9 @@ class Lobby:
             raise TableError("bad_clock", "A turn clock must be from 5 to 3600 seconds.")
         if seed is not None and not 0 <= seed < MAX_SEED:
             raise TableError("bad_seed", f"A seed must be a whole number from 0 to {MAX_SEED - 1}.")
+        self.close_idle()
+        unfinished = sum(1 for table in self.tables.values() if not table.over)
+        self.quota.admit(address, self.clock.now(), unfinished)
         row = TableRow(
             secrets.token_urlsafe(9),
             game_name,
@@ -212,6 +224,7 @@ class Lobby:
         self.store.add_table(row, seat_rows)
         table = LiveTable.create(row, seat_rows, self.timing)
         table.inline_physics = False
+        table.touched = self.clock.now()
         self.tables[row.id] = table
         table.run_chance()  # an all-bot table starts at once
         self.store.add_entries([(table.id, e, s) for e, s in table.take_unsaved()])
@@ -220,6 +233,11 @@ class Lobby:
 
     def get(self, table_id: str) -> LiveTable:
         table = self.tables.get(table_id)
+        if table is None and table_id in self.closed:
+            raise TableError(
+                "table_closed",
+                f"Table '{table_id}' was closed: nobody played on it for a long time.",
+            )
         if table is None and table_id in self.broken:
             raise TableError(
                 "table_broken",
@@ -234,6 +252,7 @@ class Lobby:
 
     def open_tables(self) -> list[LiveTable]:
         """Tables that are waiting for players or being played, newest first."""
+        self.close_idle()
         live = [t for t in self.tables.values() if not t.over]
         return sorted(live, key=lambda t: -t.row.created)
 
@@ -297,6 +316,7 @@ class Lobby:
 
     async def changed(self, table: LiveTable) -> None:
         """Store the table's changes, push the new state to its connections, plan bots."""
+        table.touched = self.clock.now()
         await self.save(table)
         self._schedule(table)
         await self.push(table)
@@ -403,6 +423,41 @@ class Lobby:
     def disconnect(self, connection: Connection) -> None:
         connection.stop()
         self.connections.get(connection.table_id, set()).discard(connection)
+
+    # --- idle tables ----------------------------------------------------------------------------
+    def close_idle(self) -> None:
+        """Close the unfinished tables that have not changed for `idle_close` seconds (looked
+        for at most every few minutes, when the lobby is looked at or a table is made)."""
+        now = self.clock.now()
+        if now - self._swept < min(60.0, self.idle_close / 4):
+            return
+        self._swept = now
+        for table in list(self.tables.values()):
+            if not table.over and now - table.touched >= self.idle_close:
+                self._close_table(table, now)
+
+    def _close_table(self, table: LiveTable, now: float) -> None:
+        """Note the closing in the table's history, keep its rows, let it go from memory
+        and tell whoever still looks at it."""
+        table.event("closed", {"idle_seconds": round(now - table.touched)}, None)
+        try:
+            self.store.add_entries([(table.id, e, s) for e, s in table.take_unsaved()])
+            self.store.mark_closed(table.id, now)
+        except SQLAlchemyError:
+            log.exception("table %s: closing it failed; it stays open for now", table.id)
+            self.tables[table.id] = self._load(table.row)
+            return
+        log.info("table %s: closed after %d s without a change", table.id, now - table.touched)
+        del self.tables[table.id]
+        self.closed.add(table.id)
+        timers = self.timers.pop(table.id, _Timers())
+        for task in (timers.bot, timers.clock, timers.catch, timers.physics):
+            if task is not None:
+                task.cancel()
+        gone = TableError("table_closed", "This table was closed: nobody played on it for long.")
+        message = json.dumps({"type": "error", "code": gone.code, "message": gone.message})
+        for connection in list(self.connections.pop(table.id, set())):
+            connection.finish(message)
 
     # --- bots and clocks ----------------------------------------------------------------------
     def _schedule(self, table: LiveTable) -> None:

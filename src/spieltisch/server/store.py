@@ -47,8 +47,8 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = 2
-"""1: tables, seats, entries, chat. 2: the server's secret dice, seeded and broken tables,
-64-bit seeds, and this version in `meta`."""
+"""1: tables, seats, entries, chat. 2: the server's secret dice, seeded, broken and closed
+tables, 64-bit seeds, and this version in `meta`."""
 
 MAX_BOT_SPEC = 128
 """The longest bot spec a seat can store."""
@@ -74,6 +74,7 @@ _TABLES = Table(
     Column("secret", String(64), nullable=True),  # the key of the server's secret dice
     Column("seeded", Boolean, nullable=False, default=False),  # dice from the public seed
     Column("broken", Text, nullable=True),  # why the table could not be loaded
+    Column("closed", Float, nullable=True),  # when it was closed unfinished (idle)
 )
 
 _SEATS = Table(
@@ -311,9 +312,10 @@ class Store:
         return [ChatRow(r.n, r.seat, r.name, r.text) for r in reversed(rows)]
 
     def tables(self) -> list[TableRow]:
-        """Every table but the broken ones, oldest first."""
+        """Every table but the broken and the closed ones, oldest first."""
+        kept = _TABLES.c.broken.is_(None) & _TABLES.c.closed.is_(None)
         with self.engine.connect() as db:
-            query = select(_TABLES).where(_TABLES.c.broken.is_(None)).order_by(_TABLES.c.created)
+            query = select(_TABLES).where(kept).order_by(_TABLES.c.created)
             rows = db.execute(query).all()
         return [
             TableRow(
@@ -334,6 +336,16 @@ class Store:
         with self.engine.connect() as db:
             query = select(_TABLES.c.id, _TABLES.c.broken).where(_TABLES.c.broken.isnot(None))
             return {r.id: r.broken for r in db.execute(query)}
+
+    def closed(self) -> set[str]:
+        """The tables closed unfinished."""
+        with self.engine.connect() as db:
+            query = select(_TABLES.c.id).where(_TABLES.c.closed.isnot(None))
+            return {r.id for r in db.execute(query)}
+
+    def mark_closed(self, table_id: str, when: float) -> None:
+        with self.engine.begin() as db:
+            db.execute(update(_TABLES).where(_TABLES.c.id == table_id).values(closed=when))
 
     def mark_broken(self, table_id: str, reason: str) -> None:
         """Keep a table that cannot be loaded out of the way (its rows stay, for repair)."""
@@ -380,8 +392,9 @@ def _check_sqlite_file(database: str | None) -> None:
 
 def _to_schema_2(db: Any, dialect: str) -> None:
     """Schema 1 to 2: the table's secret dice, whether its seed is public, why it is broken,
-    and a 64-bit seed (PostgreSQL's INTEGER has 32)."""
-    for column in ("secret VARCHAR(64)", "seeded BOOLEAN NOT NULL DEFAULT FALSE", "broken TEXT"):
+    when it was closed, and a 64-bit seed (PostgreSQL's INTEGER has 32)."""
+    added = ("secret VARCHAR(64)", "seeded BOOLEAN NOT NULL DEFAULT FALSE", "broken TEXT")
+    for column in (*added, "closed FLOAT"):
         db.execute(text(f"ALTER TABLE tables ADD COLUMN {column}"))
     if dialect == "postgresql":
         db.execute(text("ALTER TABLE tables ALTER COLUMN seed TYPE BIGINT"))

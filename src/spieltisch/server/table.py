@@ -116,6 +116,7 @@ class LiveTable:
     show: Show | None = None  # the latest placement's motion (Riff Raff), for the clients
     stories: dict[int, dict[str, JsonValue]] = field(default_factory=dict)  # seq -> told facts
     inline_physics: bool = True  # False: `run_chance` stops at physics for the lobby's pool
+    touched: float = 0.0  # when the table last changed (or was loaded), for idle closing
     _summary: tuple[int, dict[str, JsonValue]] | None = None
     _options: dict[str, JsonValue] = field(default_factory=dict)
 

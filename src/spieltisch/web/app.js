@@ -288,7 +288,7 @@ function tablePage(tableId) {
   function receive(message) {
     if (message.type === "error") {
       if (message.code === "bad_token") keepToken(tableId, null);
-      if (message.code === "no_table") {
+      if (["no_table", "table_closed", "table_broken"].includes(message.code)) {
         stopped = true;
         return deadEnd(root, message, null);
       }
