@@ -26,7 +26,7 @@ __all__ = [
     "start_server",
 ]
 
-START_TIMEOUT = 30.0
+START_TIMEOUT = 90.0  # a liveness bound: a loaded machine may take long to import
 CHROMIUM = Path("/usr/bin/chromium")
 WEBGL_ARGS = [
     "--headless=new",

@@ -157,9 +157,8 @@ def test_a_stored_table_with_an_unbounded_bot_plays_on_after_a_restart(tmp_path:
     store = Store(f"sqlite:///{tmp_path / 't.sqlite3'}")
     options = {"players": 2}
     row = TableRow("old", "pickomino", options, 5, None, 0.0)
-    store.add_table(
-        row, [SeatRow(0, "optimal:steal_weight=1e9", None, None), SeatRow(1, "greedy", None, None)]
-    )
+    seats = [SeatRow(0, "optimal:steal_weight=1e9", None, None), SeatRow(1, "greedy", None, None)]
+    store.add_table(row, seats, [])
     store.close()
 
     async def play(lobby: Lobby, clock: ManualClock) -> None:

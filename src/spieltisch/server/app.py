@@ -99,6 +99,7 @@ _STATUS = {
     "table_closed": 410,
     "too_many_tables": 429,
     "server_full": 503,
+    "unavailable": 503,
 }
 
 

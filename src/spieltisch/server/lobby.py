@@ -52,7 +52,6 @@ __all__ = ["Connection", "Lobby", "SeatSpec"]
 
 log = logging.getLogger(__name__)
 
-Batch = list[tuple[str, EntryRow, SeatRow | None]]
 MAX_NAME = 32
 MAX_CHAT = 300
 MAX_SEED = 2**63  # a seed is stored as a signed 64-bit integer
@@ -63,6 +62,15 @@ class SeatSpec:
     """A seat when a table is made: a person (bot None) or a bot spec such as 'optimal'."""
 
     bot: str | None = None
+
+
+@dataclass
+class _Save:
+    """A table's new entries, to be stored with other tables' in one transaction."""
+
+    table_id: str
+    rows: list[tuple[EntryRow, SeatRow | None]]
+    done: asyncio.Future[None]
 
 
 @dataclass
@@ -93,8 +101,9 @@ class Lobby:
     _swept: float = 0.0  # when idle tables were last looked for
     connections: dict[str, set[Connection]] = field(default_factory=dict)
     timers: dict[str, _Timers] = field(default_factory=dict)
-    _batch: Batch = field(default_factory=list)
-    _next: asyncio.Future[None] | None = None  # resolved once `_batch` is stored
+    unavailable: dict[str, TableRow] = field(default_factory=dict)  # storage down
+    _queue: list[_Save] = field(default_factory=list)  # saves for the next transaction
+    _recovering: set[asyncio.Task[None]] = field(default_factory=set)
     _writer: asyncio.Task[None] | None = None
     _pending: dict[str, asyncio.Future[None]] = field(default_factory=dict)  # table -> commit
     _games: list[dict[str, JsonValue]] = field(default_factory=list)
@@ -162,6 +171,7 @@ class Lobby:
             for t in (timers.bot, timers.clock, timers.catch, timers.physics)
             if t
         ]
+        tasks += list(self._recovering)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -221,18 +231,27 @@ class Lobby:
             seeded=seed is not None,
         )
         seat_rows = [SeatRow(n, s.bot, None, None) for n, s in enumerate(seats)]
-        self.store.add_table(row, seat_rows)
         table = LiveTable.create(row, seat_rows, self.timing)
         table.inline_physics = False
         table.touched = self.clock.now()
-        self.tables[row.id] = table
         table.run_chance()  # an all-bot table starts at once
-        self.store.add_entries([(table.id, e, s) for e, s in table.take_unsaved()])
+        try:
+            self.store.add_table(row, seat_rows, [e for e, _ in table.take_unsaved()])
+        except SQLAlchemyError as error:
+            log.error("a new %s table could not be stored (%s)", game_name, _reason(error))
+            raise _storage_down() from None
+        self.tables[row.id] = table
         self._schedule(table)
         return table
 
     def get(self, table_id: str) -> LiveTable:
         table = self.tables.get(table_id)
+        if table is None and table_id in self.unavailable:
+            raise TableError(
+                "unavailable",
+                f"Table '{table_id}' cannot be reached right now: its storage is down. It goes "
+                "on by itself when storage is back; try again in a moment.",
+            )
         if table is None and table_id in self.closed:
             raise TableError(
                 "table_closed",
@@ -310,7 +329,11 @@ class Lobby:
         if seat is None:
             raise TableError("spectator", "Only players at the table can chat; take a free seat.")
         line = table.talk(seat, clean_chat(text), self.clock.now())
-        self.store.add_chat(table.id, line)
+        try:
+            self.store.add_chat(table.id, line)
+        except SQLAlchemyError as error:
+            log.error("table %s: a chat line could not be stored (%s)", table.id, _reason(error))
+            raise _storage_down() from None
         message = json.dumps({"type": "chat", "version": table.version, "line": chat_json(line)})
         self._send(list(self.connections.get(table.id, set())), message)
 
@@ -322,39 +345,85 @@ class Lobby:
         await self.push(table)
 
     async def save(self, table: LiveTable) -> None:
-        """Return once the table's queued changes are committed (with other tables' changes)."""
+        """Return once the table's queued changes are committed (with other tables' changes).
+        If they are not, the table is already back to what is stored (see `_write`)."""
+        if self.tables.get(table.id) is not table:  # replaced after a failed save
+            table.take_unsaved()
+            raise TableError("not_saved", "The table was reloaded meanwhile; look again.")
         rows = table.take_unsaved()
         if not rows:
             return
-        self._batch.extend((table.id, entry, seat) for entry, seat in rows)
         loop = asyncio.get_running_loop()
-        if self._next is None:
-            self._next = loop.create_future()
-        done = self._pending[table.id] = self._next
+        done = self._pending[table.id] = loop.create_future()
+        self._queue.append(_Save(table.id, rows, done))
         if self._writer is None or self._writer.done():
             self._writer = loop.create_task(self._write())
         try:
             await asyncio.shield(done)
         except Exception:
-            stored = self._load(table.row)  # back to what is stored
-            self.tables[table.id] = stored
             raise TableError(
                 "not_saved", "The move could not be saved; the table is as before, try again."
             ) from None
 
     async def _write(self) -> None:
-        """Commit batches until none is waiting; each waiter learns how its batch went."""
-        while self._batch:
-            batch, self._batch = self._batch, []
-            done, self._next = self._next, None
-            assert done is not None
+        """Commit the queued saves in one transaction until none is waiting; each waiter
+        learns how its save went. A table whose save failed is rebuilt from the database at
+        once, before anything else can change it, so no later entry is stored after a
+        missing one."""
+        while self._queue:
+            saves, self._queue = self._queue, []
+            batch = [(s.table_id, entry, seat) for s in saves for entry, seat in s.rows]
             try:
                 self.store.add_entries(batch)  # on the loop: a thread would wait for the GIL
-            except Exception as error:  # a database error: every waiter reloads its table
-                done.set_exception(error)
-                done.exception()  # retrieved: the waiters report it
+            except Exception as error:
+                self._saves_failed(saves, error)
             else:
-                done.set_result(None)
+                for save in saves:
+                    save.done.set_result(None)
+
+    def _saves_failed(self, saves: list[_Save], error: Exception) -> None:
+        failed = {save.table_id for save in saves}
+        log.error("storing failed for tables %s (%s)", ", ".join(sorted(failed)), _reason(error))
+        for save in saves:
+            save.done.set_exception(error)
+            save.done.exception()  # retrieved: the waiters report it
+        for table_id in failed:
+            self._reload(table_id)
+
+    def _reload(self, table_id: str) -> None:
+        """Back to what is stored; if the database cannot be read either, the table is
+        unavailable (its work stops) until a recovery task can load it."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        try:
+            self.tables[table_id] = self._load(table.row)
+        except Exception as error:
+            log.warning(
+                "table %s is unavailable until storage is back (%s)", table_id, _reason(error)
+            )
+            del self.tables[table_id]
+            self.unavailable[table_id] = table.row
+            self._stop_timers(table_id)
+            asyncio.get_running_loop().create_task(self._recover(table_id))
+
+    async def _recover(self, table_id: str) -> None:
+        """Load an unavailable table again with back-off; once it loads, it goes on."""
+        delay = self.retry_first
+        while True:
+            await self.clock.sleep(delay)
+            try:
+                table = self._load(self.unavailable[table_id])
+                self._roll_lost_chance(table)
+            except Exception:
+                delay = min(2 * delay, self.retry_most)
+                continue
+            log.info("table %s is back (version %d)", table_id, table.version)
+            del self.unavailable[table_id]
+            self.tables[table_id] = table
+            self._schedule(table)
+            await self.push(table)
+            return
 
     async def push(self, table: LiveTable, only: Connection | None = None) -> None:
         """Send the table's state; changes still being stored are waited for first."""
@@ -365,6 +434,8 @@ class Lobby:
                     await asyncio.shield(pending)
             if self._pending.get(table.id) is pending:
                 del self._pending[table.id]
+            if table.id not in self.tables:  # unavailable or closed meanwhile
+                return
             table = self.tables[table.id]
         deadline = self.timers.get(table.id, _Timers()).deadline
         targets = [only] if only else list(self.connections.get(table.id, set()))
@@ -424,6 +495,12 @@ class Lobby:
         connection.stop()
         self.connections.get(connection.table_id, set()).discard(connection)
 
+    def _stop_timers(self, table_id: str) -> None:
+        timers = self.timers.pop(table_id, _Timers())
+        for task in (timers.bot, timers.clock, timers.catch, timers.physics):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+
     # --- idle tables ----------------------------------------------------------------------------
     def close_idle(self) -> None:
         """Close the unfinished tables that have not changed for `idle_close` seconds (looked
@@ -450,10 +527,7 @@ class Lobby:
         log.info("table %s: closed after %d s without a change", table.id, now - table.touched)
         del self.tables[table.id]
         self.closed.add(table.id)
-        timers = self.timers.pop(table.id, _Timers())
-        for task in (timers.bot, timers.clock, timers.catch, timers.physics):
-            if task is not None:
-                task.cancel()
+        self._stop_timers(table.id)
         gone = TableError("table_closed", "This table was closed: nobody played on it for long.")
         message = json.dumps({"type": "error", "code": gone.code, "message": gone.message})
         for connection in list(self.connections.pop(table.id, set())):
@@ -589,6 +663,12 @@ class Lobby:
         if not self._games:
             self._games = _describe_games()
         return self._games
+
+
+def _storage_down() -> TableError:
+    return TableError(
+        "unavailable", "The server cannot store anything right now; try again in a moment."
+    )
 
 
 def _reason(error: Exception) -> str:

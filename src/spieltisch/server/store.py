@@ -190,7 +190,9 @@ class Store:
             _check_sqlite_file(parsed.database)
         # a pooled connection is checked before use: one broken by a database restart is
         # replaced instead of failing the next move
-        self.engine: Engine = create_engine(parsed, pool_pre_ping=True)
+        self.engine: Engine = create_engine(
+            parsed, pool_pre_ping=True, connect_args=_connect_args(parsed)
+        )
         if parsed.get_backend_name() == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
@@ -241,7 +243,8 @@ class Store:
         self.engine.dispose()
 
     # --- writes ---------------------------------------------------------------------------
-    def add_table(self, row: TableRow, seats: list[SeatRow]) -> None:
+    def add_table(self, row: TableRow, seats: list[SeatRow], entries: list[EntryRow]) -> None:
+        """A new table with its seats and first entries (its first dice), in one go."""
         with self.engine.begin() as db:
             db.execute(
                 insert(_TABLES).values(
@@ -257,6 +260,8 @@ class Store:
             )
             for seat in seats:
                 db.execute(insert(_SEATS).values(table_id=row.id, **_seat_values(seat)))
+            if entries:
+                db.execute(insert(_ENTRIES), [_entry_values(row.id, e) for e in entries])
 
     def set_seat(self, table_id: str, seat: SeatRow) -> None:
         with self.engine.begin() as db:
@@ -270,17 +275,7 @@ class Store:
         """Append entries of any tables (with the seat each changes) in one transaction."""
         if not batch:
             return
-        rows = [
-            {
-                "table_id": table_id,
-                "seq": entry.seq,
-                "actor": entry.actor,
-                "action": entry.action,
-                "key": entry.key,
-                "args": json.dumps(entry.args) if entry.args else None,
-            }
-            for table_id, entry, _ in batch
-        ]
+        rows = [_entry_values(table_id, entry) for table_id, entry, _ in batch]
         with self.engine.begin() as db:
             db.execute(insert(_ENTRIES), rows)
             for table_id, _, seat in batch:
@@ -370,6 +365,16 @@ class Store:
         ]
 
 
+CONNECT_TIMEOUT = 5
+"""Seconds a server database may take to answer a new connection (the event loop waits)."""
+
+
+def _connect_args(url: URL) -> dict[str, Any]:
+    if url.get_backend_name() == "postgresql" and "connect_timeout" not in url.query:
+        return {"connect_timeout": CONNECT_TIMEOUT}
+    return {}
+
+
 def _check_sqlite_file(database: str | None) -> None:
     """Refuse an SQLite file that is empty or is no SQLite database at all."""
     if not database or database == ":memory:" or database.startswith("file:"):
@@ -414,6 +419,17 @@ def _why(error: SQLAlchemyError) -> str:
     if "readonly" in reason or "read-only" in reason:
         return f"{reason}. Give the server a database it can write to."
     return reason
+
+
+def _entry_values(table_id: str, entry: EntryRow) -> dict[str, Any]:
+    return {
+        "table_id": table_id,
+        "seq": entry.seq,
+        "actor": entry.actor,
+        "action": entry.action,
+        "key": entry.key,
+        "args": json.dumps(entry.args) if entry.args else None,
+    }
 
 
 def _seat_values(seat: SeatRow) -> dict[str, Any]:
