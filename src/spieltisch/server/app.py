@@ -7,6 +7,7 @@ so they see every table between two changes, never during one:
   GET  /api/tables/finished            the latest finished games with their results
   POST /api/tables                     make a table: game, options, seats (person or bot), clock
   GET  /api/tables/{id}                one table's seats and status
+  POST /api/tutorials                  a guided first game against a friendly bot, learner seated
   POST /api/tables/{id}/join           take a seat with a display name: returns the seat token
   POST /api/tables/{id}/leave          give a seat up (a bot finishes the game for it)
   GET  /api/tables/{id}/record         the game record of a finished game
@@ -107,6 +108,12 @@ class CreateTable(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict, description="game options")
     seats: list[SeatIn] = Field(description="one entry per seat, in playing order")
     clock: float | None = Field(None, description="seconds per turn; a bot plays when it runs out")
+    seed: int | None = Field(None, description="seed of the table's dice (random if omitted)")
+
+
+class TutorialIn(BaseModel):
+    game: str = Field(description="pickomino, karolinchen or riffraff")
+    name: str = Field(description="the learner's display name, 1 to 32 characters")
     seed: int | None = Field(None, description="seed of the table's dice (random if omitted)")
 
 
@@ -219,6 +226,12 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
         seats = [SeatSpec(s.bot) for s in body.seats]
         table = lobby.create(body.game, body.options, seats, body.clock, body.seed)
         return table.summary()
+
+    @app.post("/api/tutorials", status_code=201)
+    async def tutorial(body: TutorialIn) -> Joined:
+        """A guided first game against the game's friendly bot; the learner is seated."""
+        table, token = await lobby.tutorial(body.game, body.name, body.seed)
+        return Joined(seat=0, token=token, table=table.summary())
 
     @app.get("/api/tables/{table_id}")
     async def table(table_id: str) -> dict[str, Any]:
