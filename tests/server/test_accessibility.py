@@ -91,3 +91,19 @@ def test_each_game_table(browser: Any, server: LiveServer, game: str, size: str)
 def test_the_replay_viewer(browser: Any, server: LiveServer, size: str) -> None:
     url = server.url + f"#/r/{finished_table(server)}"
     assert severe_violations(browser, url, size, "#replay-step") == []
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("game", ["pickomino", "karolinchen", "riffraff"])
+def test_each_guided_game(browser: Any, server: LiveServer, game: str, size: str) -> None:
+    """'Learn to play' with its first explanation open."""
+    page = browser.new_context(viewport=SIZES[size], locale="en-GB").new_page()
+    page.set_default_timeout(60_000)
+    page.goto(server.url)
+    page.click(f"#learn-{game}")
+    page.wait_for_selector("#coach-ok")
+    page.wait_for_selector(".board > *")
+    page.add_script_tag(path=str(AXE))
+    found: list[dict[str, Any]] = page.evaluate(VIOLATIONS)
+    page.context.close()
+    assert [v for v in found if v["impact"] in SEVERE] == []

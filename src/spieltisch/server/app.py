@@ -7,6 +7,7 @@ so they see every table between two changes, never during one:
   GET  /api/tables/finished            the latest finished games with their results
   POST /api/tables                     make a table: game, options, seats (person or bot), clock
   GET  /api/tables/{id}                one table's seats and status
+  POST /api/tutorials                  a guided first game against a friendly bot, learner seated
   POST /api/tables/{id}/join           take a seat with a display name: returns the seat token
   POST /api/tables/{id}/leave          give a seat up (a bot finishes the game for it)
   GET  /api/tables/{id}/record         the game record of a finished game
@@ -117,6 +118,12 @@ class CreateTable(BaseModel):
         description="a public seed for the table's dice, for tests and puzzles: every seat sees "
         "it and the lobby marks the table 'seeded' (omitted: the server's secret dice)",
     )
+
+
+class TutorialIn(BaseModel):
+    game: str = Field(description="pickomino, karolinchen or riffraff")
+    name: str = Field(description="the learner's display name, 1 to 32 characters")
+    seed: int | None = Field(None, description="seed of the table's dice (random if omitted)")
 
 
 class JoinIn(BaseModel):
@@ -233,6 +240,13 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
         address = request.client.host if request.client else None
         table = lobby.create(body.game, body.options, seats, body.clock, body.seed, address)
         return table.summary()
+
+    @app.post("/api/tutorials", status_code=201)
+    async def tutorial(body: TutorialIn, request: Request) -> Joined:
+        """A guided first game against the game's friendly bot; the learner is seated."""
+        address = request.client.host if request.client else None
+        table, token = await lobby.tutorial(body.game, body.name, body.seed, address)
+        return Joined(seat=0, token=token, table=table.summary())
 
     @app.get("/api/tables/{table_id}")
     async def table(table_id: str) -> dict[str, Any]:

@@ -55,6 +55,10 @@ log = logging.getLogger(__name__)
 MAX_NAME = 32
 MAX_CHAT = 300
 MAX_SEED = 2**63  # a seed is stored as a signed 64-bit integer
+TUTORS = {"pickomino": "greedy", "karolinchen": "greedy", "riffraff": "random"}
+"""The friendly bot of each game's guided first game ("Learn to play")."""
+TUTORIAL_PACE = 2.0
+"""A guided game's bot waits this many times the usual delay, slow enough to follow."""
 
 
 @dataclass(frozen=True)
@@ -244,6 +248,22 @@ class Lobby:
         self._schedule(table)
         return table
 
+    async def tutorial(
+        self, game_name: str, name: str, seed: int | None = None, address: str | None = None
+    ) -> tuple[LiveTable, str]:
+        """A guided first game: the learner at seat 0, who starts, against the game's friendly
+        bot; its first entry marks it, so it survives a restart, and it is not listed."""
+        bot = TUTORS.get(game_name)
+        if bot is None:
+            known = ", ".join(sorted(TUTORS))
+            raise TableError("no_tutorial", f"Guided games exist for {known}.")
+        name = clean_name(name)
+        seats = [SeatSpec(), SeatSpec(bot)]
+        table = self.create(game_name, {"start_seat": 0}, seats, None, seed, address)
+        table.event("tutorial", {"seat": 0, "bot": bot}, None)
+        _seat, token = await self.join(table.id, 0, name)
+        return table, token
+
     def get(self, table_id: str) -> LiveTable:
         table = self.tables.get(table_id)
         if table is None and table_id in self.unavailable:
@@ -272,12 +292,12 @@ class Lobby:
     def open_tables(self) -> list[LiveTable]:
         """Tables that are waiting for players or being played, newest first."""
         self.close_idle()
-        live = [t for t in self.tables.values() if not t.over]
+        live = [t for t in self.tables.values() if not t.over and not is_tutorial(t)]
         return sorted(live, key=lambda t: -t.row.created)
 
     def finished_tables(self, limit: int) -> list[LiveTable]:
         """The latest `limit` finished games, newest first (their replays can be watched)."""
-        over = [t for t in self.tables.values() if t.over]
+        over = [t for t in self.tables.values() if t.over and not is_tutorial(t)]
         return sorted(over, key=lambda t: -t.row.created)[:limit]
 
     async def join(self, table_id: str, seat: int | None, name: str) -> tuple[int, str]:
@@ -292,11 +312,23 @@ class Lobby:
     async def leave(self, table_id: str, token: str, bot: str | None) -> None:
         table = self.get(table_id)
         seat = self.seat_for(table, token)
-        table.leave(seat, bot)
+        if is_tutorial(table) and table.started:
+            self._end_tutorial(table, seat)
+        else:
+            table.leave(seat, bot)
         for connection in self.connections.get(table.id, set()):
             if connection.seat == seat:
                 connection.seat = None
         await self.changed(table)
+
+    def _end_tutorial(self, table: LiveTable, seat: int) -> None:
+        """The learner left a guided game: it stops where it is (no bot plays it out)."""
+        if table.over or tutorial_left(table):
+            return
+        table.event("tutorial_left", {"seat": seat}, None)
+        timers = self.timers.get(table.id)
+        if timers is not None and timers.bot is not None:
+            timers.bot.cancel()
 
     def seat_for(self, table: LiveTable, token: str | None) -> int:
         seat = table.seat_of(token)
@@ -311,6 +343,8 @@ class Lobby:
         table = self.get(table_id)
         if seat is None:
             raise TableError("spectator", "You are watching this table; join a free seat to play.")
+        if tutorial_left(table):
+            raise TableError("tutorial_left", "This guided game was left; start a new one.")
         table.check_catch_time(seat, text, version, self.clock.now())
         if not isinstance(version, int) or isinstance(version, bool):
             raise TableError("no_version", "An action must carry the table version it was made at.")
@@ -535,6 +569,8 @@ class Lobby:
 
     # --- bots and clocks ----------------------------------------------------------------------
     def _schedule(self, table: LiveTable) -> None:
+        if tutorial_left(table):
+            return
         timers = self.timers.setdefault(table.id, _Timers())
         if table.bot_to_move() is not None and (timers.bot is None or timers.bot.done()):
             timers.bot = self._supervised("bot turn", table.id, self._bot_turn)
@@ -587,8 +623,11 @@ class Lobby:
         """Play the bots' moves while a bot is to move; a move decided on a table that has
         changed meanwhile is thrown away and decided anew."""
         while (spec := self.tables[table_id].bot_to_move()) is not None:
-            await self.clock.sleep(self.bot_delay)
+            pace = TUTORIAL_PACE if is_tutorial(self.tables[table_id]) else 1.0
+            await self.clock.sleep(self.bot_delay * pace)
             table = self.tables[table_id]
+            if tutorial_left(table):
+                return
             await self.clock.sleep(table.show_left(self.clock.now()))  # the ship's motion
             spec, seat, version = table.bot_to_move(), table.mover(), table.version
             if spec is None or seat is None:
@@ -630,7 +669,7 @@ class Lobby:
 
     async def _settle(self, table_id: str) -> None:
         """Run a Riff Raff placement's physics in the pool, then apply and push it."""
-        while (table := self.tables[table_id]).physics_due():
+        while (table := self.tables[table_id]).physics_due() and not tutorial_left(table):
             version = table.version
             motion = await self.work.run(settle_with_motion, table.game, table.state, table.dice())
             if motion is not None and self._unchanged(table, version):
@@ -669,6 +708,16 @@ def _storage_down() -> TableError:
     return TableError(
         "unavailable", "The server cannot store anything right now; try again in a moment."
     )
+
+
+def is_tutorial(table: LiveTable) -> bool:
+    """Whether `table` is a guided first game (its first entry says so)."""
+    return bool(table.entries) and table.entries[0].key == "tutorial"
+
+
+def tutorial_left(table: LiveTable) -> bool:
+    """Whether the learner has left this guided game (it then stays as it is)."""
+    return is_tutorial(table) and any(e.key == "tutorial_left" for e in reversed(table.entries))
 
 
 def _reason(error: Exception) -> str:

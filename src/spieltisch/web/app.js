@@ -2,11 +2,13 @@
 //   #/            the lobby
 //   #/t/ID        a table (the invite link)
 //   #/r/ID        the replay of a finished table
+//   #/learn/ID    a guided first game ("Learn to play")
 
 import { api, ApiError, keepName, keepToken, savedName, tokenFor } from "./api.js";
 import { clear, h, keepingPlace, replaceChildren } from "./dom.js";
 import { detectLanguage, has, language, LANGUAGES, setLanguage, t } from "./i18n.js";
 import { gameView } from "./games/index.js";
+import { hasTutorial, makeCoach } from "./tutorial.js";
 
 const app = document.getElementById("app");
 let page = null; // the page shown now: { stop(), redraw() }
@@ -106,7 +108,22 @@ function lobbyPage() {
             draw();
             document.getElementById("create")?.scrollIntoView({ behavior: "smooth" });
           },
-        })));
+        }),
+        hasTutorial(game.name)
+          ? h("button", { class: "learn", id: `learn-${game.name}`, text: t("tut.learn"), onclick: () => learn(game.name) })
+          : null));
+  }
+
+  // A guided first game: the learner is seated at once, under the typed name or a friendly one.
+  async function learn(gameName) {
+    const who = name.value.trim() || savedName() || t("tut.learner");
+    try {
+      const joined = await api("/api/tutorials", { game: gameName, name: who });
+      keepToken(joined.table.id, joined.token);
+      location.hash = `#/learn/${joined.table.id}`;
+    } catch (error) {
+      notify(errorText(error));
+    }
   }
 
   function seatChoice(game, index) {
@@ -250,8 +267,8 @@ function lobbyPage() {
 }
 
 // --- a live table ---------------------------------------------------------------------------
-function tablePage(tableId) {
-  const root = h("div", { class: "table-page" });
+function tablePage(tableId, guided = false) {
+  const root = h("div", { class: `table-page${guided ? " guided" : ""}` });
   app.append(root);
   let socket = null;
   let last = null;
@@ -270,13 +287,14 @@ function tablePage(tableId) {
     chatInput.value = "";
   } }, chatInput, h("button", { type: "submit", id: "chat-send" }));
   let chat = [];
+  const coach = guided ? makeCoach(tableId, receive, draw, leaveTutorial) : null;
 
   function connect() {
     const token = tokenFor(tableId);
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const query = token ? `?token=${encodeURIComponent(token)}` : "";
     socket = new WebSocket(`${scheme}://${location.host}/api/tables/${tableId}/ws${query}`);
-    socket.onmessage = (event) => receive(JSON.parse(event.data));
+    socket.onmessage = (event) => (coach ? coach.offer : receive)(JSON.parse(event.data));
     socket.onclose = () => {
       if (stopped) return;
       root.classList.add("offline");
@@ -286,6 +304,7 @@ function tablePage(tableId) {
   }
 
   function receive(message) {
+    if (message.type === "error" && message.code === "tutorial_left") return;
     if (message.type === "error") {
       if (message.code === "bad_token") keepToken(tableId, null);
       if (["no_table", "table_closed", "table_broken"].includes(message.code)) {
@@ -314,6 +333,7 @@ function tablePage(tableId) {
     const before = last;
     last = message;
     document.body.dataset.version = String(message.version);
+    if (coach) coach.observe(before, message, message.log.filter((entry) => entry.seq > known), message.table.seats.map(seatName));
     draw();
     if (before) announce(news(before, message, known));
     loadOdds();
@@ -382,6 +402,14 @@ function tablePage(tableId) {
     } catch (error) {
       notify(errorText(error));
     }
+    keepToken(tableId, null);
+    location.hash = "#/";
+  }
+
+  // Leaving a guided game needs no confirmation: it stops where it is.
+  async function leaveTutorial() {
+    const token = tokenFor(tableId);
+    if (token) await api(`/api/tables/${tableId}/leave`, { token }).catch(() => null);
     keepToken(tableId, null);
     location.hash = "#/";
   }
@@ -503,15 +531,16 @@ function tablePage(tableId) {
       h("div", { class: "table-head" },
         h("a", { href: "#/", class: "button", text: t("table.back") }),
         h("h2", { text: table.title }),
-        h("label", { class: "invite" }, h("span", { text: t("table.invite") }),
+        coach ? null : h("label", { class: "invite" }, h("span", { text: t("table.invite") }),
           h("input", { readonly: true, value: invite, id: "invite", onclick: (e) => e.target.select() }),
           h("button", { class: "small", text: t("table.copy"), onclick: () => navigator.clipboard?.writeText(invite).then(() => notify(t("table.copied"))) })),
-        you !== null && table.status !== "over" ? h("button", { class: "small", id: "leave", text: t("table.leave"), onclick: leave }) : null),
+        you !== null && table.status !== "over" && !coach ? h("button", { class: "small", id: "leave", text: t("table.leave"), onclick: leave }) : null),
       h("p", { class: "offline-note", text: t("table.offline") }),
       skipButtons(),
+      coach ? coach.panel(table.title) : null,
       statusLine(),
       resultPanel(),
-      h("div", { class: "table-body" }, board, h("aside", {}, seatsPanel(), logPanel(), drawChat())));
+      h("div", { class: "table-body" }, board, h("aside", {}, seatsPanel(), logPanel(), coach ? null : drawChat())));
     tickClock();
   }
 
@@ -520,6 +549,7 @@ function tablePage(tableId) {
   return {
     stop() {
       stopped = true;
+      if (coach) coach.stop();
       clearTimeout(retry);
       clearInterval(clockTimer);
       if (socket) {
@@ -646,6 +676,7 @@ function route() {
   const [, kind, id] = location.hash.split("/");
   if (kind === "t" && id) page = tablePage(decodeURIComponent(id));
   else if (kind === "r" && id) page = replayPage(decodeURIComponent(id));
+  else if (kind === "learn" && id) page = tablePage(decodeURIComponent(id), true);
   else page = lobbyPage();
 }
 

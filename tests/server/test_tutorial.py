@@ -1,0 +1,119 @@
+"""The guided first game ("Learn to play"): the learner starts against the game's friendly
+bot, whose moves come at a slower pace; the table is not listed, and leaving stops it."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from spieltisch.server.clock import ManualClock
+from spieltisch.server.lobby import TUTORIAL_PACE, TUTORS, Lobby, SeatSpec
+from spieltisch.server.store import Store
+from tests.server.helpers import TestClient, client_for, receive_state, threads
+from tests.server.test_clock import settle, until
+
+DELAY = 1.0
+
+
+def start(client: TestClient, game: str, name: str = "Lea") -> dict[str, object]:
+    response = client.post("/api/tutorials", json={"game": game, "name": name, "seed": 4})
+    assert response.status_code == 201, response.text
+    return dict(response.json())
+
+
+@pytest.mark.parametrize("game", ["pickomino", "karolinchen", "riffraff"])
+def test_the_learner_starts_against_the_friendly_bot(tmp_path: Path, game: str) -> None:
+    with client_for(tmp_path) as client:
+        joined = start(client, game)
+        table = joined["table"]
+        assert isinstance(table, dict)
+        seats = table["seats"]
+        assert [(s["name"], s["bot"]) for s in seats] == [("Lea", None), (None, TUTORS[game])]
+        with client.websocket_connect(
+            f"/api/tables/{table['id']}/ws?token={joined['token']}"
+        ) as ws:
+            state = receive_state(ws)
+        assert state["log"][0] == {
+            "seq": 0,
+            "key": "tutorial",
+            "args": {"seat": 0, "bot": TUTORS[game]},
+        }
+        assert state["table"]["options"]["start_seat"] == 0
+        assert client.get("/api/tables").json() == []  # a guided game is nobody else's business
+
+
+def test_bad_requests_change_nothing(tmp_path: Path) -> None:
+    with client_for(tmp_path) as client:
+        unknown = client.post("/api/tutorials", json={"game": "chess", "name": "Lea"})
+        nameless = client.post("/api/tutorials", json={"game": "pickomino", "name": "  "})
+        assert unknown.status_code == 400 and unknown.json()["error"] == "no_tutorial"
+        assert nameless.status_code == 400 and nameless.json()["error"] == "bad_name"
+        assert not client.app.state.lobby.tables  # type: ignore[attr-defined]
+
+
+def test_leaving_stops_the_game_where_it_is(tmp_path: Path) -> None:
+    with client_for(tmp_path) as client:
+        joined = start(client, "pickomino")
+        table_id = joined["table"]["id"]  # type: ignore[index]
+        token = joined["token"]
+        with client.websocket_connect(f"/api/tables/{table_id}/ws?token={token}") as ws:
+            state = receive_state(ws)
+            ws.send_json({"type": "action", "action": "roll", "version": state["version"]})
+            state = receive_state(ws)
+            assert (
+                client.post(f"/api/tables/{table_id}/leave", json={"token": token}).status_code
+                == 200
+            )
+            state = receive_state(ws)
+            assert state["log"][-1]["key"] == "tutorial_left"
+            assert state["table"]["seats"][0] == {
+                "seat": 0,
+                "name": "Lea",
+                "bot": None,
+                "open": False,
+                "replaced": False,
+            }
+            version = state["version"]
+        with client.websocket_connect(f"/api/tables/{table_id}/ws?token={token}") as ws:
+            state = receive_state(ws)  # the old token still names the seat, but play has ended
+            ws.send_json(
+                {"type": "action", "action": state["view"]["legal_actions"][0], "version": version}
+            )
+            refused = receive_state(ws)
+        assert refused["type"] == "error" and refused["code"] == "tutorial_left"
+        assert client.get(f"/api/tables/{table_id}").json()["version"] == version
+
+
+async def bot_waits(between: float, tutorial: bool, path: Path) -> bool:
+    """Whether the bot is still waiting `between` seconds after the learner's turn ended
+    (then the test lets the time run on and sees it move)."""
+    clock = ManualClock()
+    lobby = Lobby(Store(f"sqlite:///{path / 'pace.sqlite3'}"), DELAY, clock, executor=threads())
+    if tutorial:
+        table, _token = await lobby.tutorial("pickomino", "Lea", seed=4)
+    else:
+        table = lobby.create(
+            "pickomino", {"start_seat": 0}, [SeatSpec(), SeatSpec("greedy")], seed=4
+        )
+        await lobby.join(table.id, 0, "Lea")
+    while table.mover() == 0:  # the learner's turn: the first legal action each time
+        table.play(0, table.game.format_action(table.game.legal_actions(table.state)[0]))
+        await lobby.changed(table)
+    await settle()
+    start = table.version
+    clock.advance(between)
+    await settle()
+    waiting = table.version == start and clock.sleeping() > 0
+    clock.advance(DELAY * TUTORIAL_PACE)
+    await until(lambda: table.version > start)
+    await lobby.close()
+    lobby.store.close()
+    return waiting
+
+
+def test_the_friendly_bot_takes_its_time(tmp_path: Path) -> None:
+    between = DELAY * (1 + TUTORIAL_PACE) / 2  # after a usual delay, before a guided one
+    assert not asyncio.run(bot_waits(between, tutorial=False, path=tmp_path))
+    assert asyncio.run(bot_waits(between, tutorial=True, path=tmp_path))

@@ -1,0 +1,131 @@
+"""'Learn to play' in Debian's Chromium: for each game the guided table opens from the lobby,
+the first explanations appear as the game gets there, are dismissed, and the learner leaves
+back to the lobby; the game then stops (no bot plays it out)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.server.live import ARTIFACTS, CHROMIUM, WEBGL_ARGS, LiveServer, chromium, start_server
+
+STEP_TIMEOUT_MS = 60_000  # liveness only, generous for a busy machine
+FIRST_LESSONS = {
+    "pickomino": ["Your first turn", "Set dice aside"],
+    "karolinchen": ["Your worm", "Rolling"],
+    "riffraff": ["Load the ship", "Choose a card"],
+}
+
+pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
+)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with start_server(tmp_path_factory.mktemp("tutorial"), bot_delay=0.05) as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium(WEBGL_ARGS) as found:
+        yield found
+
+
+def open_tutorial(browser: Any, server: LiveServer, game: str, phone: bool = False) -> Any:
+    size = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 900}
+    page = browser.new_context(viewport=size, locale="en-GB", reduced_motion="reduce").new_page()
+    page.set_default_timeout(STEP_TIMEOUT_MS)
+    page.goto(server.url)
+    page.click(f"#learn-{game}")
+    page.wait_for_selector("#coach-ok")
+    return page
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def read_and_dismiss(page: Any) -> str:
+    title = str(page.inner_text("#coach-lesson"))
+    page.click("#coach-ok")
+    return title
+
+
+def version(page: Any) -> int:
+    return int(page.evaluate("document.body.dataset.version"))
+
+
+@pytest.mark.parametrize("game", list(FIRST_LESSONS))
+def test_a_guided_game_explains_its_first_steps(
+    browser: Any, server: LiveServer, game: str
+) -> None:
+    page = open_tutorial(browser, server, game)
+    assert page.evaluate("location.hash").startswith("#/learn/")
+    shot(page, f"tutorial-{game}")
+    assert [read_and_dismiss(page) for _ in FIRST_LESSONS[game]] == FIRST_LESSONS[game]
+    assert page.inner_text("#coach-head") == f"Learn to play {page.inner_text('.table-head h2')}"
+    table_id = page.evaluate("location.hash").split("/")[2]
+    page.click("#leave-tutorial")
+    page.wait_for_selector("#make-table")
+    stopped = httpx.get(server.url + f"api/tables/{table_id}").json()["version"]
+    page.wait_for_timeout(1000)  # twenty bot delays: a bot playing on would have moved
+    assert httpx.get(server.url + f"api/tables/{table_id}").json()["version"] == stopped
+    page.context.close()
+
+
+MOVES = (
+    "[data-action='grill']",
+    "[data-action='steal']",
+    ".dice-group.choosable",
+    "[data-action='stop']",
+)
+
+
+def play_until_lesson(page: Any, wanted: str) -> None:
+    """Read every explanation and play the learner's Pickomino turn until `wanted` shows."""
+    for _ in range(200):
+        page.wait_for_selector("#coach-ok, .board [data-action]")
+        if page.query_selector("#coach-ok"):
+            if page.inner_text("#coach-lesson") == wanted:
+                return
+            page.click("#coach-ok")
+            continue
+        before = version(page)
+        page.click(next(f".board {m}" for m in MOVES if page.query_selector(f".board {m}")))
+        page.wait_for_function(f"() => Number(document.body.dataset.version) > {before}")
+    raise AssertionError(f"'{wanted}' was never explained")
+
+
+def test_the_bot_waits_while_an_explanation_is_open(browser: Any, server: LiveServer) -> None:
+    """Pickomino: while the learner reads about the bot's turn, the page holds the bot's
+    moves back (the server has gone on), then shows them one by one."""
+    page = open_tutorial(browser, server, "pickomino")
+    table_id = page.evaluate("location.hash").split("/")[2]
+    play_until_lesson(page, "The bot's turn")
+    page.wait_for_selector(".coach-held")
+    shown = version(page)
+    assert httpx.get(server.url + f"api/tables/{table_id}").json()["version"] > shown
+    shot(page, "tutorial-pickomino-held")
+    page.wait_for_timeout(500)
+    assert version(page) == shown  # still held while the explanation is open
+    page.click("#coach-ok")
+    page.wait_for_function(f"() => Number(document.body.dataset.version) > {shown}")
+    page.context.close()
+
+
+def test_the_coach_speaks_the_chosen_language(browser: Any, server: LiveServer) -> None:
+    page = open_tutorial(browser, server, "pickomino", phone=True)
+    page.select_option("#lang", "de")
+    assert page.inner_text("#coach-lesson") == "Dein erster Zug"
+    assert page.inner_text("#coach-ok") == "Verstanden"
+    assert page.inner_text("#leave-tutorial") == "Anleitung verlassen"
+    shot(page, "tutorial-pickomino-phone-de")
+    page.select_option("#lang", "en")
+    page.context.close()
