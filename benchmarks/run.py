@@ -1,6 +1,6 @@
 """Speed figures of spieltisch, printed as medians over repeated runs.
 
-Run from the project root after set-up:  .venv/bin/python benchmarks/run.py [--quick]
+Run from the project root after set-up:  .venv/bin/python benchmarks/run.py [--quick] [--peers]
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Callable
 
+import peers
 import riffraff_bench
 import riffraff_web
 import winner_bench
@@ -111,7 +112,13 @@ def line(label: str, measure: Callable[[], float], unit: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repeats and games")
+    parser.add_argument(
+        "--peers", action="store_true", help="only the side-by-side table with the peers"
+    )
     args = parser.parse_args()
+    if args.peers:
+        peers.report(args.quick)
+        return
     repeats, rounds, games = (5, 2, 1000) if args.quick else (21, 5, 10_000)
     print(f"spieltisch benchmarks (medians; python {sys.version.split()[0]})")
     cold_solves(repeats)

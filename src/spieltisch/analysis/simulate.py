@@ -18,7 +18,7 @@ would seed new ones; so a bot may keep caches between games, but no other memory
 Turn level: when every seat's bot decides a Pickomino turn from the turn's own position
 (`greedy`, `optimal`, `winner`: each gives the exact chances of every way its turn ends,
 `turn_outcome`), a game is played a whole turn at a time, one seeded draw per turn picks how
-the turn ends (`analysis.winner_training.play_game`, with the game's dice generator). That is
+the turn ends (`analysis.turn_play`, with the game's dice generator). That is
 the same game in distribution as rolling every die, and faster (bots cache the chances by what
 their turn depends on), but not the same games as `play_match`: the report says
 `"level": "turn"`, the games' statistics see only the positions between turns, and records of
@@ -36,18 +36,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import sqrt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from spieltisch.analysis import karolinchen_stats  # noqa: F401  (registers its statistics)
 from spieltisch.analysis.game_stats import StatsHook, Totals, add_totals, stats_hook
-from spieltisch.analysis.winner_training import Policy, play_game
 from spieltisch.bots.base import Bot, make_bot, read_bot_spec
-from spieltisch.bots.pickomino import TurnPlayer
 from spieltisch.core.errors import InvalidOptions
 from spieltisch.core.protocol import CHANCE, Game, JsonValue
 from spieltisch.core.registry import game_class, make_game
 from spieltisch.games.pickomino.rules import Pickomino
-from spieltisch.games.pickomino.solver import TurnOutcome
-from spieltisch.games.pickomino.state import PickominoState
+
+if TYPE_CHECKING:
+    from spieltisch.analysis.turn_play import TurnDrawer
 
 __all__ = [
     "START_SEAT_MODES",
@@ -171,6 +171,8 @@ def plays_turns(config: SimulationConfig) -> bool:
     seat's bot gives the chances of its turn's ends."""
     if config.dice or config.game != Pickomino.name:
         return False
+    from spieltisch.bots.pickomino import TurnPlayer
+
     return all(issubclass(read_bot_spec(config.game, bot)[0], TurnPlayer) for bot in config.bots)
 
 
@@ -211,6 +213,13 @@ class _Table:
             game = make_game(config.game, game_options(config, variant))
             self.games.append(game)
             self.bots.append([make_bot(game, name) for name in config.bots])
+        self.drawers = [self._turn_drawers(bots) for bots in self.bots] if self.turns else []
+
+    @staticmethod
+    def _turn_drawers(bots: list[Bot]) -> list[TurnDrawer]:
+        from spieltisch.analysis.turn_play import TurnDrawer
+
+        return [TurnDrawer(bot) for bot in bots]
 
     def play(self, index: int, tally: _Tally) -> None:
         """Play game `index` to the end and add it to `tally`."""
@@ -221,7 +230,11 @@ class _Table:
             bot.rng.seed(bot_seed)  # as make_bot(game, name, bot_seed) would
         dice = random.Random(dice_seed)
         if self.turns and isinstance(game, Pickomino):
-            states, actions, turns = _play_turns(game, bots, dice)
+            from spieltisch.analysis.turn_play import play_turns
+
+            states: list[Any] = play_turns(game, self.drawers[variant], dice)
+            actions: list[Any] = []
+            turns = len(states) - 1
         else:
             states, actions, turns = self._play_dice(game, bots, dice)
         tally.games += 1
@@ -260,25 +273,6 @@ class _Table:
         for index in range(start, stop):
             self.play(index, tally)
         return tally
-
-
-def _play_turns(
-    game: Pickomino, bots: list[Bot], dice: random.Random
-) -> tuple[list[Any], list[Any], int]:
-    """The positions between turns of a game drawn a turn at a time, no actions, the turns."""
-    turns, final = play_game(game, [_turn_policy(bot) for bot in bots], dice)
-    return [turn.state for turn in turns] + [final], [], len(turns)
-
-
-def _turn_policy(bot: Bot) -> Policy:
-    if not isinstance(bot, TurnPlayer):
-        raise TypeError(f"bot '{bot.name}' cannot draw whole turns")
-    player = bot
-
-    def policy(game: Pickomino, state: PickominoState) -> TurnOutcome:
-        return player.turn_outcome(state)
-
-    return policy
 
 
 _WORKER_TABLE: _Table | None = None

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from spieltisch.analysis.training_plan import TrainConfig, Training
 from spieltisch.games.pickomino.rules import Pickomino
 from spieltisch.games.pickomino.solver import TurnOutcome, TurnTable, cached_outcome, turn_outcome
 from spieltisch.games.pickomino.state import Phase, PickominoState
@@ -45,6 +46,7 @@ Floats = npt.NDArray[np.float64]
 Floats32 = npt.NDArray[np.float32]
 Ints = npt.NDArray[np.int64]
 Policy = Callable[[Pickomino, PickominoState], TurnOutcome]
+_DEFAULT_FIT = TrainConfig()
 
 
 def optimal_policy(game: Pickomino, state: PickominoState) -> TurnOutcome:
@@ -273,15 +275,6 @@ def lambda_targets(model: WinModel, examples: Examples, trace: float) -> Floats:
 
 
 # --- fitting ----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class TrainConfig:
-    hidden: tuple[int, ...] = (64, 64)
-    epochs: int = 12
-    batch: int = 512
-    rate: float = 1e-3
-    seed: int = 0
-
-
 def _initial_weights(width: int, config: TrainConfig, rng: np.random.Generator) -> list[Floats]:
     weights = []
     for size in (*config.hidden, 1):
@@ -311,7 +304,7 @@ def _gradients(weights: list[Floats], x: Floats, y: Floats) -> tuple[float, list
 def fit_model(
     players: int,
     train: Examples,
-    config: TrainConfig = TrainConfig(),
+    config: TrainConfig = _DEFAULT_FIT,
     report: Callable[[int, float], None] | None = None,
     targets: Floats | None = None,
     start: WinModel | None = None,
@@ -367,23 +360,6 @@ def mean_loss(model: WinModel, examples: Examples) -> float:
 
 
 # --- rounds of training -----------------------------------------------------------------------
-@dataclass(frozen=True)
-class Training:
-    """What `train_winner` does: `rounds` rounds of `games` games each; round 1 is `optimal`
-    self-play, every later round has the last model's `winner` play against `optimal`.
-    Each round fits a model to the final results, then refits it `sweeps` times to the
-    TD(`trace`) targets of `lambda_targets` under the model before."""
-
-    players: int = 2
-    games: int = 40_000
-    rounds: int = 1
-    seed: int = 1
-    jobs: int = 1
-    fit: TrainConfig = TrainConfig()
-    sweeps: int = 3
-    trace: float = 0.8
-
-
 Progress = Callable[[str], None]
 _CHUNK = 500
 

@@ -6,6 +6,7 @@ so a bot's choices never disturb the dice of the game.
 
 from __future__ import annotations
 
+import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from spieltisch.core.protocol import Game
+from spieltisch.core.registry import game_names
 
 __all__ = [
     "ANY_GAME",
@@ -72,13 +74,16 @@ def register_bot(game_name: str) -> Callable[[B], B]:
     return add
 
 
-def _load_bots() -> None:
-    import spieltisch.bots  # noqa: F401  (importing the package registers every bot)
+def _load_bots(game_name: str) -> None:
+    """Register the generic bots and those of `game_name` (in the module named as the game)."""
+    importlib.import_module("spieltisch.bots.random_bot")
+    if game_name in game_names():
+        importlib.import_module(f"spieltisch.bots.{game_name}")
 
 
 def bot_names(game_name: str) -> list[str]:
     """The bots that can play `game_name`, generic ones included."""
-    _load_bots()
+    _load_bots(game_name)
     return sorted({name for game, name in _BOTS if game in (game_name, ANY_GAME)})
 
 
@@ -96,7 +101,7 @@ def make_bot(game: Game[Any, Any], spec: str, seed: int | None = None) -> Bot:
 
 def read_bot_spec(game_name: str, spec: str) -> tuple[type[Bot], dict[str, Any]]:
     """The bot class and parameter values of a spec; raises KeyError naming the mistake."""
-    _load_bots()
+    _load_bots(game_name)
     name, *settings = spec.split(":")
     cls = _BOTS.get((game_name, name)) or _BOTS.get((ANY_GAME, name))
     if cls is None:

@@ -1,16 +1,21 @@
-"""`spieltisch pickomino solve|odds`: the turn solver from the command line."""
+"""`spieltisch pickomino solve|odds|train-winner`: the turn solver from the command line.
+
+The solver and the training (numpy) are imported by the command that runs them, not by the
+argument parser: `spieltisch --help` starts without them.
+"""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from spieltisch.analysis.winner_training import TrainConfig, Training, train_winner
+from spieltisch.analysis.training_plan import TrainConfig, Training
 from spieltisch.cli.common import fail, print_json
 from spieltisch.games.pickomino.data import TILES, tile_worms
-from spieltisch.games.pickomino.solver import TurnTable, tile_odds, turn_outcome
-from spieltisch.games.pickomino.winprob import model_path
+
+if TYPE_CHECKING:
+    from spieltisch.games.pickomino.solver import TurnTable
 
 __all__ = ["add_parser", "parse_tiles", "run_odds", "run_solve", "run_train_winner"]
 
@@ -113,6 +118,8 @@ def _add_grill(parser: argparse.ArgumentParser) -> None:
 
 
 def _table(args: argparse.Namespace) -> TurnTable:
+    from spieltisch.games.pickomino.solver import TurnTable
+
     grill = parse_tiles(args.grill)
     own = _tile(args.own_top) if args.own_top else None
     tops = parse_tiles(args.tops) if args.tops else ()
@@ -133,6 +140,8 @@ def _table(args: argparse.Namespace) -> TurnTable:
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    from spieltisch.games.pickomino.solver import turn_outcome
+
     try:
         table = _table(args)
     except ValueError as error:
@@ -149,6 +158,7 @@ def run_solve(args: argparse.Namespace) -> int:
                 "p_fail": outcome.p_fail,
                 "p_tile": {str(tile): p for tile, p in outcome.p_tile.items()},
                 "seconds": outcome.seconds,
+                "solve_ms": outcome.solve_seconds * 1000,
             }
         )
         return 0
@@ -159,7 +169,8 @@ def run_solve(args: argparse.Namespace) -> int:
         how = "steal" if tile in table.other_tops else "grill"
         bar = "█" * round(chance * 100)
         print(f"  {tile}    {tile_worms(tile)}   {chance:7.2%}  {bar} ({how})")
-    print(f"\nsolved in {outcome.seconds * 1000:.1f} ms")
+    solve_ms = outcome.solve_seconds * 1000
+    print(f"\nsolved in {outcome.seconds * 1000:.1f} ms ({solve_ms:.1f} ms dynamic programming)")
     return 0
 
 
@@ -168,6 +179,8 @@ def run_odds(args: argparse.Namespace) -> int:
         tiles = parse_tiles(args.grill)
     except ValueError as error:
         return fail(str(error))
+    from spieltisch.games.pickomino.solver import tile_odds
+
     odds = tile_odds(tiles)
     if args.plot is not None:
         problem = _plot(odds, args.plot)
@@ -199,6 +212,9 @@ def run_train_winner(args: argparse.Namespace) -> int:
     problem = _training_problem(args)
     if problem:
         return fail(problem)
+    from spieltisch.analysis.winner_training import train_winner
+    from spieltisch.games.pickomino.winprob import model_path
+
     training = Training(
         args.players,
         args.games,

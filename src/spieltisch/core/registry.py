@@ -20,23 +20,21 @@ def register_game(cls: G) -> G:
     return cls
 
 
-def _load_games() -> None:
-    importlib.import_module("spieltisch.games")
-
-
 def game_names() -> list[str]:
-    _load_games()
-    return sorted(_GAMES)
+    """Every game's name, without loading any game."""
+    from spieltisch.games import GAME_PACKAGES
+
+    return sorted({*GAME_PACKAGES, *_GAMES})
 
 
 def game_class(name: str) -> type[Game[Any, Any]]:
-    _load_games()
+    """The class of game `name`; its package is imported (and so registered) on first use."""
+    if name not in _GAMES and name in game_names():
+        importlib.import_module(f"spieltisch.games.{name}")
     try:
         return _GAMES[name]
     except KeyError:
-        raise KeyError(
-            f"unknown game '{name}'; the games are: {', '.join(sorted(_GAMES))}"
-        ) from None
+        raise KeyError(f"unknown game '{name}'; the games are: {', '.join(game_names())}") from None
 
 
 def make_game(name: str, options: Mapping[str, Any] | None = None) -> Game[Any, Any]:

@@ -1,5 +1,6 @@
-"""Every game of the table; importing this package registers them all."""
+"""Every game of the table, one package each, named as the game. The registry imports a
+package only when its game is asked for, so a command that needs one game loads only it."""
 
-from spieltisch.games import karolinchen, pickomino, riffraff
+GAME_PACKAGES = ("karolinchen", "pickomino", "riffraff")
 
-__all__ = ["karolinchen", "pickomino", "riffraff"]
+__all__ = ["GAME_PACKAGES"]

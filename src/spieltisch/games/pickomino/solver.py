@@ -19,11 +19,12 @@ table and by the sums at which greedy stops.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -75,21 +76,25 @@ def position_index(mask: int, dice_left: int, total: int) -> int:
 
 # --- the structure of a turn (independent of the table) ------------------------------------
 @dataclass(frozen=True)
-class _Group:
-    """Positions with `dice` left and `free` faces unused, ready to roll."""
+class _Level:
+    """Every position with `dice` left that can roll, and every roll of each (rolls showing
+    no free face left out): one step of the solve, and of following a policy forward. Each
+    roll's `F` slots are the position's free faces in face order, then padding."""
 
     dice: int
     positions: Ints  # (N,) flat position indices
-    children: Ints  # (N, free * (dice + 1)) child index per (free face j, count k), k=0 fails
-    roll_picks: Ints  # (free, R) column of `children` that each roll offers per free face
-    offers: Ints  # (free, N, R) the child each roll offers per free face (EXTRA_SLOT: none)
-    roll_probs: Floats  # (R,) probability of each roll showing a free face
-    fail_prob: float  # probability that no die shows a free face: the turn fails
+    rows: Ints  # (P,) each roll's position, as a row of `positions` (in row order)
+    starts: Ints  # (N,) each position's first roll
+    probs: Floats  # (P,) each roll's probability
+    offers: Ints  # (F, P) the child of setting aside a slot's face (EXTRA_SLOT: not shown)
+    faces: Ints  # (F, P) the slot's face (0 for padding)
+    counts: Ints  # (F, P) the dice showing it
+    fail: Floats  # (N,) chance that a roll shows no free face: the turn fails
 
 
 @dataclass(frozen=True)
 class _Structure:
-    groups: tuple[_Group, ...]  # in solving order: fewer dice left first
+    levels: tuple[_Level, ...]  # in solving order: fewer dice left first
     worm_of_mask: npt.NDArray[np.bool_]  # (MASKS,)
 
 
@@ -157,19 +162,52 @@ _STEP = (1 << np.arange(NUM_FACES))[:, None] * LEVELS * SUMS + np.arange(LEVELS)
 )
 
 
-def _group(
+def _rolls_of(
     dice: int, free: int, masks: Ints, sums: Ints, table: _CountTable, faces: Ints
-) -> _Group:
+) -> tuple[Ints, ...]:
+    """Positions with `dice` left and `free` faces unused at `masks` and `sums`, and their
+    rolls as `_Level` holds them: positions, probs, offers, faces, counts, fail."""
     positions = (masks * LEVELS + dice) * SUMS + sums
-    steps = _STEP[faces[masks, :free], : dice + 1]  # (N, free, dice + 1)
-    child = positions[:, None, None] + steps
-    child[:, :, 0] = EXTRA_SLOT  # no die of that face: it is not on offer
-    rolls, probs = _roll_table(table, dice, free)
-    picks = (np.arange(free) * (dice + 1) + rolls).T.copy()
-    fail = ((NUM_FACES - free) / NUM_FACES) ** dice
-    children = child.reshape(len(masks), -1)
-    offers = np.moveaxis(children[:, picks], 1, 0).copy()
-    return _Group(dice, positions, children, picks, offers, probs, fail)
+    rolls, probs = _roll_table(table, dice, free)  # (R, free), (R,)
+    count = len(positions)
+    shown = faces[masks, :free]  # (N, free)
+    steps = _STEP[shown[:, :, None], rolls.T[None, :, :]]  # (N, free, R)
+    offers = np.where(rolls.T[None] > 0, positions[:, None, None] + steps, EXTRA_SLOT)
+    slots = (free, count * len(probs))
+    return (
+        positions,
+        np.tile(probs, count),
+        np.moveaxis(offers, 1, 0).reshape(slots),
+        np.repeat(shown.T, len(probs), axis=1),
+        np.tile(rolls.T, count),
+        np.full(count, ((NUM_FACES - free) / NUM_FACES) ** dice),
+    )
+
+
+def _padded(parts: list[Ints], fill: int) -> Ints:
+    """(F, P) arrays with fewer slots padded with `fill`, joined along the rolls."""
+    slots = max(len(part) for part in parts)
+    rows = [np.vstack([part, np.full((slots - len(part), part.shape[1]), fill)]) for part in parts]
+    return np.hstack(rows)
+
+
+def _level(dice: int, groups: list[tuple[Ints, ...]]) -> _Level:
+    positions = np.concatenate([group[0] for group in groups])
+    probs = np.concatenate([group[1] for group in groups])
+    per_position = np.concatenate(
+        [np.full(len(group[0]), len(group[1]) // len(group[0])) for group in groups]
+    )
+    return _Level(
+        dice,
+        positions,
+        np.repeat(np.arange(len(positions)), per_position),
+        np.cumsum(per_position) - per_position,
+        probs,
+        _padded([group[2] for group in groups], EXTRA_SLOT),
+        _padded([group[3] for group in groups], 0),
+        _padded([group[4] for group in groups], 0),
+        np.concatenate([group[5] for group in groups]),
+    )
 
 
 @cache
@@ -178,16 +216,18 @@ def turn_structure() -> _Structure:
     reach = _reachable()
     table, faces = _count_table(), _free_faces()
     popcount = ((np.arange(MASKS)[:, None] >> np.arange(NUM_FACES)) & 1).sum(axis=1)
-    groups = []
+    levels = []
     for dice in range(1, DICE + 1):
         masks, sums = np.nonzero(reach[:ALL_FACES, dice, :])
         free = NUM_FACES - popcount[masks]
-        for count in range(1, NUM_FACES + 1):
-            chosen = free == count
-            if chosen.any():
-                groups.append(_group(dice, count, masks[chosen], sums[chosen], table, faces))
+        groups = [
+            _rolls_of(dice, count, masks[free == count], sums[free == count], table, faces)
+            for count in range(1, NUM_FACES + 1)
+            if (free == count).any()
+        ]
+        levels.append(_level(dice, groups))
     worm = (np.arange(MASKS) >> WORM) & 1 == 1
-    return _Structure(tuple(groups), worm)
+    return _Structure(tuple(levels), worm)
 
 
 # --- solving --------------------------------------------------------------------------------
@@ -207,7 +247,7 @@ class TurnSolution:
     roll_fail_chance: Floats | None = None  # the same when rolling on from there
     choices: tuple[Ints, ...] | None = field(
         default=None, repr=False
-    )  # per group: (N, R) positions reached
+    )  # per level: (P,) the position each roll leads to
     seconds: float = 0.0
 
     @property
@@ -238,8 +278,8 @@ def solve_values(
     With `policy`, also the position each roll leads to under the optimal policy; with
     `fails`, also the chance of failing from every position.
     """
-    started = time.perf_counter()
     structure = turn_structure()
+    started = time.perf_counter()  # the dynamic programming alone, not the structure
     worm = structure.worm_of_mask.astype(np.intp)
     value = np.empty(SIZE + 1)
     value[:SIZE] = _stops_by_position(stop_values)
@@ -248,21 +288,20 @@ def solve_values(
     fail_chance = _stop_fails(stop_values, fail_value, worm) if fails else None
     roll_fails = np.zeros(SIZE) if fails else None
     choices = []
-    for group in structure.groups:
-        best, reached = _best_offers(group, value)
-        # in Fortran order, as a maximum over the middle axis comes: the sums stay as they were
-        rolled = np.asfortranarray(best) @ group.roll_probs + group.fail_prob * fail_value
-        roll_value[group.positions] = rolled
-        stop = value[group.positions]
-        value[group.positions] = np.maximum(stop, rolled)
+    for level in structure.levels:
+        best, reached = _best_offers(level, value)
+        rolled = np.add.reduceat(best * level.probs, level.starts) + level.fail * fail_value
+        roll_value[level.positions] = rolled
+        stop = value[level.positions]
+        value[level.positions] = np.maximum(stop, rolled)
         if policy or fails:
             choices.append(reached)
         if fail_chance is not None and roll_fails is not None:
-            reached_fails = np.asfortranarray(fail_chance[reached])
-            rolled_fails = reached_fails @ group.roll_probs + group.fail_prob
-            roll_fails[group.positions] = rolled_fails
-            here = fail_chance[group.positions]
-            fail_chance[group.positions] = np.where(rolled > stop, rolled_fails, here)
+            flows = fail_chance[reached] * level.probs
+            rolled_fails = np.add.reduceat(flows, level.starts) + level.fail
+            roll_fails[level.positions] = rolled_fails
+            here = fail_chance[level.positions]
+            fail_chance[level.positions] = np.where(rolled > stop, rolled_fails, here)
     return TurnSolution(
         stop_values,
         fail_value,
@@ -284,25 +323,19 @@ def _stop_fails(stop_values: Floats, fail_value: float, worm: Ints) -> Floats:
     return fails
 
 
-def _best_offers(group: _Group, value: Floats) -> tuple[Floats, Ints]:
-    """The best value each roll offers, (N, R), and the position it leads to when the first
+def _best_offers(level: _Level, value: Floats) -> tuple[Floats, Ints]:
+    """The best value each roll offers, (P,), and the position it leads to when the first
     best free face is set aside, as the bots choose."""
-    best = value[group.offers[0]]
-    reached = group.offers[0]
-    for offers in group.offers[1:]:
-        offered = value[offers]
-        reached = np.where(offered > best, offers, reached)
-        np.maximum(best, offered, out=best)
-    return best, reached
+    offered = value[level.offers]
+    best = offered.max(axis=0)
+    return best, _first_best(level.offers, offered, best)
 
 
-def _reached(group: _Group, scores: Ints) -> Ints:
-    """The position each roll leads to when the free face with the first best score,
-    (N, free, R), is set aside."""
-    best = scores.max(axis=1)  # (N, R)
-    reached: Ints = group.offers[-1]
-    for face in range(len(group.offers) - 2, -1, -1):
-        reached = np.where(scores[:, face] == best, group.offers[face], reached)
+def _first_best(offers: Ints, scores: npt.NDArray[Any], best: npt.NDArray[Any]) -> Ints:
+    """For each roll (column), the offer of the first slot whose score is `best`."""
+    reached: Ints = offers[-1]
+    for slot in range(len(offers) - 2, -1, -1):
+        reached = np.where(scores[slot] == best, offers[slot], reached)
     return reached
 
 
@@ -402,62 +435,31 @@ def solve_table(table: Valuation, *, policy: bool = False, fails: bool = False) 
 # --- the outcome of a turn under the optimal policy -------------------------------------------
 @dataclass(frozen=True)
 class TurnOutcome:
+    """`seconds`: the whole `turn_outcome` (building the turn's structure when it is the
+    first in the process, the dynamic programming and following the policy forward);
+    `solve_seconds`: the dynamic programming alone."""
+
     expected: float
     p_fail: float
     p_tile: dict[int, float]  # tile -> chance of ending the turn with it (stolen or grilled)
     seconds: float
-
-
-@dataclass(frozen=True)
-class _Level:
-    """The groups with the same dice left, joined: one step of the forward pass."""
-
-    groups: tuple[int, ...]  # their indices in `turn_structure().groups`
-    positions: Ints
-    rows: Ints  # for each roll of each position, in group order: the row in `positions`
-    probs: Floats  # its probability
-    fail: Floats  # per position: the chance that a roll fails
-
-
-@cache
-def _levels() -> tuple[_Level, ...]:
-    """Levels from all dice left down to one (every roll leads to fewer dice left)."""
-    groups = turn_structure().groups
-    levels = []
-    for dice in range(DICE, 0, -1):
-        chosen = [i for i, group in enumerate(groups) if group.dice == dice]
-        rows, probs, start = [], [], 0
-        for i in chosen:
-            group = groups[i]
-            count, rolls = len(group.positions), len(group.roll_probs)
-            rows.append(np.repeat(np.arange(start, start + count), rolls))
-            probs.append(np.tile(group.roll_probs, count))
-            start += count
-        positions = np.concatenate([groups[i].positions for i in chosen])
-        fail = np.concatenate(
-            [np.full(len(groups[i].positions), groups[i].fail_prob) for i in chosen]
-        )
-        levels.append(
-            _Level(tuple(chosen), positions, np.concatenate(rows), np.concatenate(probs), fail)
-        )
-    return tuple(levels)
+    solve_seconds: float = 0.0
 
 
 def _final_mass(choices: Sequence[Ints], rolls_on: npt.NDArray[np.bool_]) -> Floats:
-    """Chance that the turn stops at each position when each roll of each group leads to
+    """Chance that the turn stops at each position when each roll of each level leads to
     `choices` and the player rolls on where `rolls_on`; the extra slot: failed rolls."""
     mass = np.zeros(SIZE + 1)
     root = position_index(0, DICE, 0)
     mass[root] = 1.0
-    for level in _levels():
+    for level, reached in zip(turn_structure().levels[::-1], choices[::-1], strict=True):
         here = mass[level.positions]
         rolls = rolls_on[level.positions] | (level.positions == root)  # the first roll
         rolling = here * rolls
         mass[EXTRA_SLOT] += rolling @ level.fail
         mass[level.positions] = here * ~rolls
-        targets = np.concatenate([choices[i].ravel() for i in level.groups])
         flows = rolling[level.rows] * level.probs
-        mass += np.bincount(targets, flows, minlength=SIZE + 1)
+        mass += np.bincount(reached, flows, minlength=SIZE + 1)
     return mass
 
 
@@ -480,10 +482,18 @@ _ENDS = np.arange(SIZE)
 _STOP_BINS = _ENDS % SUMS * 2 + ((_ENDS // (LEVELS * SUMS)) >> WORM & 1)  # (sum, worm) of each
 
 
-def _stop_chances(mass: Floats) -> tuple[Floats, float]:
-    """From `_final_mass`: the chance to stop with each (sum, worm), and of a failed roll."""
-    stops = np.bincount(_STOP_BINS, mass[:SIZE], minlength=SUMS * 2)
-    return stops.astype(np.float64).reshape(SUMS, 2), float(mass[EXTRA_SLOT])
+class _Stops(NamedTuple):
+    """Where a turn ends: the chance to stop with a worm and each sum, and the chance to end
+    taking nothing whatever the sum (a failed roll, or a stop without a worm)."""
+
+    with_worm: tuple[float, ...]
+    without: float
+
+
+def _stop_chances(mass: Floats) -> _Stops:
+    """From `_final_mass`: the chances of `_Stops`."""
+    stops = np.bincount(_STOP_BINS, mass[:SIZE], minlength=SUMS * 2).reshape(SUMS, 2)
+    return _Stops(tuple(stops[:, 1].tolist()), float(mass[EXTRA_SLOT] + stops[:, 0].sum()))
 
 
 class ClaimingValuation(Protocol):
@@ -502,20 +512,27 @@ def turn_outcome(table: ClaimingValuation) -> TurnOutcome:
     maximise `table` (a `TurnTable`: the most worms), timed from scratch."""
     started = time.perf_counter()
     solution = solve_values(table.stop_values(), table.fail_value, policy=True)
-    stops, failed = _stop_chances(_optimal_mass(solution))
-    tiles = np.array([table.claim(total)[1] or 0 for total in range(SUMS)], dtype=np.intp)
-    return _outcome(tiles, solution.expected, stops, failed, time.perf_counter() - started)
+    stops = _stop_chances(_optimal_mass(solution))
+    tiles = [table.claim(total)[1] or 0 for total in range(SUMS)]
+    seconds = time.perf_counter() - started
+    return _outcome(tiles, solution.expected, stops, seconds, solution.seconds)
 
 
 def _outcome(
-    tiles: Ints, expected: float, stops: Floats, failed: float, seconds: float
+    tiles: Sequence[int], expected: float, stops: _Stops, seconds: float, solve: float = 0.0
 ) -> TurnOutcome:
-    """The turn's ends from the chances of stopping with each (sum, worm) and of failing,
-    where a stop with a worm takes `tiles[sum]` (0: none)."""
-    by_tile = np.bincount(tiles, stops[:, 1], minlength=TILES[-1] + 1)
-    p_fail = failed + float(stops[:, 0].sum()) + float(by_tile[0])
-    p_tile = {tile: float(by_tile[tile]) for tile in TILES if by_tile[tile] > 0}
-    return TurnOutcome(expected, p_fail, p_tile, seconds)
+    """The turn's ends where a stop with a worm and the sum s takes `tiles[s]` (0: none).
+    Plain Python: the simulator asks for the ends of many tables that share their stops."""
+    p_fail = stops.without
+    p_tile: dict[int, float] = {}
+    for tile, chance in zip(tiles, stops.with_worm, strict=True):
+        if not chance:
+            continue
+        if tile:
+            p_tile[tile] = p_tile.get(tile, 0.0) + chance
+        else:
+            p_fail += chance
+    return TurnOutcome(expected, p_fail, dict(sorted(p_tile.items())), seconds, solve)
 
 
 # --- decisions in a game position -------------------------------------------------------------
@@ -629,21 +646,48 @@ def _solve_normalised(table: TurnTable) -> TurnSolution:
 
 @lru_cache(maxsize=16384)
 def _outcome_normalised(table: TurnTable) -> TurnOutcome:
-    tiles = table.tiles_by_sum()
-    stop_values = np.full((SUMS, 2), table.fail_value)
-    stop_values[:, 1] = table.tile_values(tiles)
-    expected, stops, failed, seconds = _optimal_stops(stop_values.tobytes(), table.fail_value)
-    return _outcome(tiles, expected, stops, failed, seconds)
+    tiles = _claimed_tiles(table, table.steal_weight)
+    worm_values = _tile_values(table, tiles)
+    expected, stops, seconds = _optimal_stops(worm_values, table.fail_value)
+    return _outcome(tiles, expected, stops, seconds)
+
+
+def _claimed_tiles(table: TurnTable, steal_weight: float) -> list[int]:
+    """`TurnTable.tiles_by_sum` in plain Python (fast for one table), stealing where a
+    steal counted with `steal_weight` is worth at least the grill tile."""
+    tiles, grill, found = [], table.grill, 0
+    for total in range(SUMS):
+        while found < len(grill) and grill[found] <= total:
+            found += 1
+        tiles.append(grill[found - 1] if found else 0)
+    for top in table.other_tops:
+        grilled = tiles[top]
+        if not grilled or (1 + steal_weight) * tile_worms(top) >= tile_worms(grilled):
+            tiles[top] = top
+    return tiles
+
+
+def _tile_values(table: TurnTable, tiles: Sequence[int]) -> tuple[float, ...]:
+    """`TurnTable.tile_values` in plain Python."""
+    steal, fail = 1 + table.steal_weight, table.fail_value
+    return tuple(
+        (steal if tile in table.other_tops else 1) * tile_worms(tile) if tile else fail
+        for tile in tiles
+    )
 
 
 @lru_cache(maxsize=16384)
-def _optimal_stops(stop_values: bytes, fail_value: float) -> tuple[float, Floats, float, float]:
-    """The optimal turn's value and stop chances; many tables share their stop values."""
+def _optimal_stops(
+    worm_values: tuple[float, ...], fail_value: float
+) -> tuple[float, _Stops, float]:
+    """The optimal turn's value and stops when a stop with a worm and the sum s is worth
+    `worm_values[s]`; many tables share their stop values."""
     started = time.perf_counter()
-    values = np.frombuffer(stop_values).reshape(SUMS, 2)
+    values = np.full((SUMS, 2), fail_value)
+    values[:, 1] = worm_values
     solution = solve_values(values, fail_value, policy=True)
-    stops, failed = _stop_chances(_optimal_mass(solution))
-    return solution.expected, stops, failed, time.perf_counter() - started
+    stops = _stop_chances(_optimal_mass(solution))
+    return solution.expected, stops, time.perf_counter() - started
 
 
 def cached_outcome(table: TurnTable) -> TurnOutcome:
@@ -657,22 +701,19 @@ _GREEDY_WORM = 1000  # above any count * value * 6 + face: worms come first
 
 @cache
 def _greedy_choices() -> tuple[Ints, ...]:
-    """Per group, the position each roll leads to under the `greedy` bot's choice: worms while
+    """Per level, the position each roll leads to under the `greedy` bot's choice: worms while
     none are set aside, else the face with the largest total (the higher face on a tie)."""
-    faces = _free_faces()
     choices = []
-    for group in turn_structure().groups:
-        free = len(group.roll_picks)
-        counts = (group.roll_picks - (np.arange(free) * (group.dice + 1))[:, None])[None]
-        shown = faces[group.positions // (LEVELS * SUMS), :free][:, :, None]  # (N, free, 1)
-        score = np.where(counts > 0, counts * _VALUES[shown] * NUM_FACES + shown, -1)
-        score = np.where((shown == WORM) & (counts > 0), _GREEDY_WORM, score)
-        choices.append(_reached(group, score))
+    for level in turn_structure().levels:
+        faces, counts = level.faces, level.counts
+        score = np.where(counts > 0, counts * _VALUES[faces] * NUM_FACES + faces, -1)
+        score = np.where((faces == WORM) & (counts > 0), _GREEDY_WORM, score)
+        choices.append(_first_best(level.offers, score, score.max(axis=0)))
     return tuple(choices)
 
 
 @lru_cache(maxsize=1024)
-def _greedy_stops(takes: tuple[bool, ...]) -> tuple[Floats, float]:
+def _greedy_stops(takes: tuple[bool, ...]) -> _Stops:
     """Greedy's stop chances when it stops, with a worm, at the sums where `takes` is true."""
     positions = np.arange(SIZE)
     worm = (positions // (LEVELS * SUMS)) >> WORM & 1 == 1
@@ -683,12 +724,12 @@ def _greedy_stops(takes: tuple[bool, ...]) -> tuple[Floats, float]:
 @lru_cache(maxsize=16384)
 def _greedy_normalised(table: TurnTable) -> TurnOutcome:
     started = time.perf_counter()
-    tiles = _grill_tiles_by_sum(table.grill)
-    tiles[list(table.other_tops)] = table.other_tops  # greedy steals whenever it can
-    stops, failed = _greedy_stops(tuple(tiles > 0))
-    value = stops[:, 1] @ table.tile_values(tiles)
-    expected = float(value) + (failed + float(stops[:, 0].sum())) * table.fail_value
-    return _outcome(tiles, expected, stops, failed, time.perf_counter() - started)
+    tiles = _claimed_tiles(table, math.inf)  # greedy steals whenever it can
+    stops = _greedy_stops(tuple(tile > 0 for tile in tiles))
+    values = _tile_values(table, tiles)
+    expected = stops.without * table.fail_value
+    expected += sum(chance * value for chance, value in zip(stops.with_worm, values, strict=True))
+    return _outcome(tiles, expected, stops, time.perf_counter() - started)
 
 
 def greedy_outcome(table: TurnTable) -> TurnOutcome:
