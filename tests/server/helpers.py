@@ -17,6 +17,7 @@ with warnings.catch_warnings():  # Starlette suggests another HTTP client for it
     from starlette.testclient import WebSocketTestSession
 
 from spieltisch.server import create_app
+from tests.server.database import db_url
 
 __all__ = [
     "TestClient",
@@ -35,7 +36,7 @@ def threads() -> ThreadPoolExecutor:
 
 def client_for(path: Path, bot_delay: float = 0.0) -> TestClient:
     path.mkdir(parents=True, exist_ok=True)
-    url = f"sqlite:///{path / 'tables.sqlite3'}"
+    url = db_url(path)
     return TestClient(create_app(url, bot_delay=bot_delay, executor=threads()))
 
 

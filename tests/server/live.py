@@ -16,6 +16,8 @@ from typing import Any
 
 import httpx
 
+from tests.server.database import db_url, on_sqlite
+
 __all__ = [
     "ARTIFACTS",
     "CHROMIUM",
@@ -93,6 +95,8 @@ def _wait_until_up(url: str, process: subprocess.Popen[bytes]) -> None:
 def launch(data_dir: Path, port: int, bot_delay: float, extra: Sequence[str] = ()) -> LiveServer:
     command = [sys.executable, "-m", "spieltisch", "serve", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--data-dir", str(data_dir), "--bot-delay", str(bot_delay)]
+    if not on_sqlite() and "--db" not in extra:
+        command += ["--db", db_url(data_dir)]
     command += list(extra)
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/"

@@ -25,10 +25,13 @@ VIOLATIONS = """async () => (await axe.run(document, {resultTypes: ['violations'
   .map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' '))}))"""
 
 pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists() or not AXE.exists(),
-    reason="Debian's chromium or axe-core is missing (./test installs both)",
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists() or not AXE.exists(),
+        reason="Debian's chromium or axe-core is missing (./test installs both)",
+    ),
+]
 
 
 @pytest.fixture(scope="module")

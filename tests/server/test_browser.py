@@ -28,9 +28,12 @@ STEP_TIMEOUT_MS = 30_000  # liveness only, generous for a busy machine
 MAX_CLICKS = 1500
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
+    ),
+]
 
 
 @pytest.fixture(scope="module")

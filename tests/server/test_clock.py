@@ -14,6 +14,7 @@ from spieltisch.server.clock import ManualClock
 from spieltisch.server.lobby import Lobby, SeatSpec
 from spieltisch.server.store import Store
 from spieltisch.server.table import LiveTable
+from tests.server.database import db_url
 from tests.server.helpers import threads
 
 CLOCK = 30.0
@@ -39,7 +40,7 @@ def timeouts(table: LiveTable) -> int:
 
 async def play_until_timeout(path: Path) -> tuple[list[dict[str, object]], int | None, int]:
     clock = ManualClock()
-    store = Store(f"sqlite:///{path / 'clock.sqlite3'}")
+    store = Store(db_url(path, "clock"))
     lobby = Lobby(store, bot_delay=0.0, clock=clock, executor=threads())
     table = lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], clock=CLOCK, seed=5)
     await lobby.join(table.id, None, "Anna")

@@ -16,11 +16,13 @@ from typing import Any
 import pytest
 
 from spieltisch.bots import base
+from spieltisch.core.registry import game_names
 from spieltisch.server import lobby as lobby_module
 from spieltisch.server.clock import ManualClock
 from spieltisch.server.lobby import Lobby, SeatSpec
 from spieltisch.server.store import SeatRow, Store, TableRow
 from spieltisch.server.table import LiveTable, bot_decision
+from tests.server.database import db_url
 from tests.server.helpers import TestClient, client_for, threads
 
 LIVENESS = 60.0  # seconds: only a hung table takes this long
@@ -35,7 +37,7 @@ async def until(check: Callable[[], bool]) -> None:
 
 def run_lobby(path: Path, play: Callable[[Lobby, ManualClock], Awaitable[None]]) -> Lobby:
     clock = ManualClock()
-    lobby = Lobby(Store(f"sqlite:///{path / 't.sqlite3'}"), 0.0, clock, executor=threads())
+    lobby = Lobby(Store(db_url(path, "t")), 0.0, clock, executor=threads())
 
     async def main() -> None:
         try:
@@ -81,7 +83,7 @@ def test_a_bot_that_raises_is_logged_and_its_seat_played_by_the_stand_in(
     ]
     assert table.seats[0].bot == "optimal"
     assert "bot greedy of seat 1 failed" in caplog.text
-    stored = Store(f"sqlite:///{tmp_path / 't.sqlite3'}")
+    stored = Store(db_url(tmp_path, "t"))
     assert stored.seats(table.id)[0].bot == "optimal"  # a restart keeps the stand-in
     stored.close()
 
@@ -141,7 +143,9 @@ def test_bad_bot_parameters_are_refused_when_the_table_is_made(
 
 
 def test_every_bot_parameter_is_bounded_by_its_bot() -> None:
-    base._load_bots()
+    for game in game_names():
+        base._load_bots(game)
+    assert {game for game, _ in base._BOTS} >= set(game_names())
     unbounded = [
         f"{game}/{cls.name}:{key}"
         for (game, _), cls in base._BOTS.items()
@@ -154,7 +158,7 @@ def test_every_bot_parameter_is_bounded_by_its_bot() -> None:
 def test_a_stored_table_with_an_unbounded_bot_plays_on_after_a_restart(tmp_path: Path) -> None:
     """A table stored before bot parameters were bounded (the bot would now be refused)
     resumes after a restart with the stand-in in that seat instead of hanging."""
-    store = Store(f"sqlite:///{tmp_path / 't.sqlite3'}")
+    store = Store(db_url(tmp_path, "t"))
     options = {"players": 2}
     row = TableRow("old", "pickomino", options, 5, None, 0.0)
     seats = [SeatRow(0, "optimal:steal_weight=1e9", None, None), SeatRow(1, "greedy", None, None)]

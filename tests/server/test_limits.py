@@ -16,6 +16,7 @@ import pytest
 
 from spieltisch.server import create_app
 from spieltisch.server.limits import Limits, json_depth
+from tests.server.database import db_url
 from tests.server.helpers import TestClient, join, make_table, receive_state, threads
 
 LIMITS = Limits(body=2048, message=4096, depth=4)
@@ -23,7 +24,7 @@ LIMITS = Limits(body=2048, message=4096, depth=4)
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    url = f"sqlite:///{tmp_path / 'limits.sqlite3'}"
+    url = db_url(tmp_path, "limits")
     with TestClient(create_app(url, bot_delay=0.0, executor=threads(), limits=LIMITS)) as found:
         yield found
 

@@ -23,6 +23,7 @@ from spieltisch.server.lobby import Lobby, SeatSpec
 from spieltisch.server.store import Store
 from spieltisch.server.table import bot_decision
 from spieltisch.server.work import TooSlow, Work, process_pool
+from tests.server.database import db_url
 from tests.server.helpers import TestClient, client_for, join, make_table
 
 LIVENESS = 60.0  # seconds: only a hung server takes this long
@@ -115,7 +116,7 @@ def test_physics_runs_beside_the_loop(tmp_path: Path, monkeypatch: pytest.Monkey
 
 def test_worker_processes_play_a_whole_bot_game(tmp_path: Path) -> None:
     async def play() -> bool:
-        store = Store(f"sqlite:///{tmp_path / 'pool.sqlite3'}")
+        store = Store(db_url(tmp_path, "pool"))
         lobby = Lobby(store, bot_delay=0.0, clock=ManualClock(), executor=process_pool(1))
         table = lobby.create("pickomino", {}, [SeatSpec("optimal"), SeatSpec("greedy")], seed=2)
         end = time.monotonic() + LIVENESS

@@ -18,6 +18,7 @@ from spieltisch.server.limits import Limits, TableQuota
 from spieltisch.server.lobby import Lobby, SeatSpec
 from spieltisch.server.store import MAX_BOT_SPEC, Store
 from spieltisch.server.table import TableError
+from tests.server.database import db_url
 from tests.server.helpers import TestClient, join, threads
 from tests.server.live import start_server
 
@@ -25,7 +26,7 @@ TWO_PEOPLE = {"game": "pickomino", "seats": [{"bot": None}, {"bot": None}]}
 
 
 def app_client(tmp_path: Path, limits: Limits, clock: ManualClock | None = None) -> TestClient:
-    url = f"sqlite:///{tmp_path / 't.sqlite3'}"
+    url = db_url(tmp_path, "t")
     app = create_app(url, 0.0, clock=clock, executor=threads(), limits=limits)
     return TestClient(app)
 
@@ -84,7 +85,7 @@ def test_a_bot_spec_longer_than_its_column_is_a_clear_400(tmp_path: Path) -> Non
 
 def test_an_idle_table_is_closed_and_a_finished_one_kept(tmp_path: Path) -> None:
     clock = ManualClock()
-    url = f"sqlite:///{tmp_path / 't.sqlite3'}"
+    url = db_url(tmp_path, "t")
 
     async def scenario() -> None:
         lobby = Lobby(Store(url), 0.0, clock, executor=threads(), idle_close=3600.0)

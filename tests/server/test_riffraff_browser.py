@@ -28,9 +28,12 @@ CARELESS_CAREFUL = "careful:samples=1:candidates=2"  # the careful bot, thinking
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 sync_client = pytest.importorskip("websockets.sync.client")
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
+    ),
+]
 
 # A falling piece once it is inside the picture (from the tip of a yard it falls into view).
 FALLING_IN_SIGHT = """() => {

@@ -15,6 +15,7 @@ from spieltisch.server import app as app_module
 from spieltisch.server import create_app
 from spieltisch.server.clock import ManualClock
 from spieltisch.server.settle import CatchTiming, merged_spans, playback_time
+from tests.server.database import db_url
 from tests.server.helpers import TestClient, join, threads
 
 TIMING = CatchTiming(slow_motion=2.0, margin=0.3)
@@ -25,7 +26,7 @@ FALLING = "place barrel u=1"  # a barrel let go on the tip of the upper yard rol
 def make_client(path: Path) -> TestClient:
     """A server whose time stands still until the test moves it (`clock_of`)."""
     path.mkdir(parents=True, exist_ok=True)
-    url = f"sqlite:///{path / 'tables.sqlite3'}"
+    url = db_url(path)
     app = create_app(url, bot_delay=0.0, timing=TIMING, clock=ManualClock(), executor=threads())
     return TestClient(app)
 

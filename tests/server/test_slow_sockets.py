@@ -11,6 +11,7 @@ from spieltisch.server.clock import ManualClock
 from spieltisch.server.connection import Connection
 from spieltisch.server.lobby import Lobby, SeatSpec
 from spieltisch.server.store import Store
+from tests.server.database import db_url
 from tests.server.helpers import threads
 
 LIVENESS = 60.0  # seconds: only a push that waits for the stuck socket takes this long
@@ -37,7 +38,7 @@ def test_a_stuck_socket_is_closed_and_holds_up_nobody(tmp_path: Path) -> None:
         closed.append(True)
 
     async def main() -> tuple[bool, bool, int]:
-        store = Store(f"sqlite:///{tmp_path / 's.sqlite3'}")
+        store = Store(db_url(tmp_path, "s"))
         lobby = Lobby(store, 0.0, ManualClock(), executor=threads())
         table = lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=4)
         stuck = Connection(table.id, None, never_sends, close=close, limit=BEHIND)

@@ -26,6 +26,12 @@ game of Ada against a bot, three moves in (seed 12)."""
 FINISHED_ID, PLAYING_ID = "wlWpyC3hmINC", "qw9yumgD_okA"
 
 
+def sqlite_in(folder: Path) -> list[str]:
+    """The `serve` option for the SQLite file in `folder`, whatever database the other
+    tests use: these tests are about files."""
+    return ["--db", f"sqlite:///{folder / 'spieltisch.sqlite3'}"]
+
+
 def serve_refused(*options: str) -> str:
     """Start `serve` with `options`; it must exit with status 2. Returns what it printed."""
     command = [sys.executable, "-m", "spieltisch", "serve", "--port", str(free_port()), *options]
@@ -93,7 +99,7 @@ def test_a_database_of_schema_1_is_upgraded_and_plays_on(tmp_path: Path) -> None
 
 def test_the_upgraded_database_serves_its_old_tables(tmp_path: Path) -> None:
     shutil.copy(SCHEMA_1, tmp_path / "spieltisch.sqlite3")
-    with start_server(tmp_path) as live:
+    with start_server(tmp_path, extra=sqlite_in(tmp_path)) as live:
         finished = httpx.get(f"{live.url}api/tables/{FINISHED_ID}/record").json()
         assert finished["seed"] == 11 and len(finished["actions"]) > 100
         playing = httpx.get(f"{live.url}api/tables/{PLAYING_ID}").json()
@@ -114,7 +120,7 @@ def test_a_broken_table_is_marked_and_skipped_and_the_others_start(tmp_path: Pat
     shutil.copy(SCHEMA_1, tmp_path / "spieltisch.sqlite3")
     break_a_table(tmp_path / "spieltisch.sqlite3", PLAYING_ID)
     for _ in range(2):  # marked the first time, still kept aside the second
-        with start_server(tmp_path) as live:
+        with start_server(tmp_path, extra=sqlite_in(tmp_path)) as live:
             broken = httpx.get(f"{live.url}api/tables/{PLAYING_ID}")
             assert broken.status_code == 410
             assert broken.json()["error"] == "table_broken"

@@ -16,6 +16,7 @@ import pytest
 from spieltisch.server.clock import ManualClock
 from spieltisch.server.lobby import Lobby, SeatSpec
 from spieltisch.server.store import Store
+from tests.server.database import db_url
 from tests.server.helpers import threads
 
 LIVENESS = 60.0  # seconds: only a stuck table takes this long
@@ -53,7 +54,7 @@ async def outage(store: FlakyStore, clock: ManualClock, refusals: int) -> None:
 
 
 def lobby_on(path: Path) -> tuple[Lobby, FlakyStore, ManualClock]:
-    store = FlakyStore(f"sqlite:///{path / 'flaky.sqlite3'}")
+    store = FlakyStore(db_url(path, "flaky"))
     clock = ManualClock()
     return Lobby(store, 0.0, clock, executor=threads()), store, clock
 

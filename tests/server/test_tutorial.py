@@ -11,6 +11,7 @@ import pytest
 from spieltisch.server.clock import ManualClock
 from spieltisch.server.lobby import TUTORIAL_PACE, TUTORS, Lobby, SeatSpec
 from spieltisch.server.store import Store
+from tests.server.database import db_url
 from tests.server.helpers import TestClient, client_for, receive_state, threads
 from tests.server.test_clock import settle, until
 
@@ -90,7 +91,7 @@ async def bot_waits(between: float, tutorial: bool, path: Path) -> bool:
     """Whether the bot is still waiting `between` seconds after the learner's turn ended
     (then the test lets the time run on and sees it move)."""
     clock = ManualClock()
-    lobby = Lobby(Store(f"sqlite:///{path / 'pace.sqlite3'}"), DELAY, clock, executor=threads())
+    lobby = Lobby(Store(db_url(path, "pace")), DELAY, clock, executor=threads())
     if tutorial:
         table, _token = await lobby.tutorial("pickomino", "Lea", seed=4)
     else:

@@ -20,9 +20,12 @@ FIRST_LESSONS = {
 }
 
 pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
+    ),
+]
 
 
 @pytest.fixture(scope="module")
