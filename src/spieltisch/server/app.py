@@ -5,7 +5,7 @@ so they see every table between two changes, never during one:
   GET  /api/games                      the games, their options and bots
   GET  /api/tables                     tables waiting for players or being played
   GET  /api/tables/finished            the latest finished games with their results
-  POST /api/tables                     make a table: game, options, seats (person or bot), clock
+  POST /api/tables                     make a table: game, options, seats, turn clock, bot pace
   GET  /api/tables/{id}                one table's seats and status
   POST /api/tables/{id}/join           take a seat with a display name: returns the seat token
   POST /api/tables/{id}/leave          give a seat up (a bot finishes the game for it)
@@ -108,6 +108,7 @@ class CreateTable(BaseModel):
     seats: list[SeatIn] = Field(description="one entry per seat, in playing order")
     clock: float | None = Field(None, description="seconds per turn; a bot plays when it runs out")
     seed: int | None = Field(None, description="seed of the table's dice (random if omitted)")
+    pace: str = Field("normal", description="how long bots pause: 'instant', 'normal' or 'slow'")
 
 
 class JoinIn(BaseModel):
@@ -217,7 +218,7 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
     @app.post("/api/tables", status_code=201)
     async def create(body: CreateTable) -> dict[str, Any]:
         seats = [SeatSpec(s.bot) for s in body.seats]
-        table = lobby.create(body.game, body.options, seats, body.clock, body.seed)
+        table = lobby.create(body.game, body.options, seats, body.clock, body.seed, body.pace)
         return table.summary()
 
     @app.get("/api/tables/{table_id}")

@@ -46,6 +46,8 @@ Batch = list[tuple[str, EntryRow, SeatRow | None]]
 MAX_NAME = 32
 MAX_CHAT = 300
 MAX_SEED = 2**63  # a seed is stored as a signed 64-bit integer
+BOT_PACES = {"instant": 0.0, "normal": 1.0, "slow": 2.5}
+"""A table's bot pace: how many times the lobby's `bot_delay` its bots pause before a move."""
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,7 @@ class _Timers:
 @dataclass
 class Lobby:
     store: Store
-    bot_delay: float = 1.0  # seconds a bot waits before each action (a human pace)
+    bot_delay: float = 1.0  # seconds a bot waits before each action at the normal pace
     clock: Clock = field(default_factory=WallClock)  # the time of bots, clocks and catches
     timing: CatchTiming = field(default_factory=CatchTiming)  # Riff Raff's catch window
     executor: Executor | None = None  # bot decisions and physics (None: worker processes)
@@ -145,6 +147,7 @@ class Lobby:
         seats: Sequence[SeatSpec],
         clock: float | None = None,
         seed: int | None = None,
+        pace: str = "normal",
     ) -> LiveTable:
         try:
             cls = game_class(game_name)
@@ -172,6 +175,8 @@ class Lobby:
             raise TableError("bad_clock", "A turn clock must be from 5 to 3600 seconds.")
         if seed is not None and not 0 <= seed < MAX_SEED:
             raise TableError("bad_seed", f"A seed must be a whole number from 0 to {MAX_SEED - 1}.")
+        if pace not in BOT_PACES:
+            raise TableError("bad_pace", f"A bot pace is one of: {', '.join(BOT_PACES)}.")
         row = TableRow(
             secrets.token_urlsafe(9),
             game_name,
@@ -179,6 +184,7 @@ class Lobby:
             secrets.randbelow(2**31) if seed is None else seed,
             clock,
             self.clock.now(),
+            pace,
         )
         seat_rows = [SeatRow(n, s.bot, None, None) for n, s in enumerate(seats)]
         self.store.add_table(row, seat_rows)
@@ -424,7 +430,7 @@ class Lobby:
         """Play the bots' moves while a bot is to move; a move decided on a table that has
         changed meanwhile is thrown away and decided anew."""
         while (spec := self.tables[table_id].bot_to_move()) is not None:
-            await self.clock.sleep(self.bot_delay)
+            await self.clock.sleep(self.bot_pause(self.tables[table_id]))
             table = self.tables[table_id]
             await self.clock.sleep(table.show_left(self.clock.now()))  # the ship's motion
             spec, seat, version = table.bot_to_move(), table.mover(), table.version
@@ -441,6 +447,10 @@ class Lobby:
             if self._unchanged(table, version):
                 table.play(seat, action)
                 await self.changed(table)
+
+    def bot_pause(self, table: LiveTable) -> float:
+        """Seconds a bot at `table` waits before each move, by the table's pace."""
+        return self.bot_delay * BOT_PACES.get(table.row.pace, 1.0)
 
     async def _decide(self, table: LiveTable, spec: str) -> str:
         """The move of bot `spec` at `table` now, worked out in the pool."""

@@ -25,7 +25,9 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import URL, make_url
@@ -43,6 +45,7 @@ _TABLES = Table(
     Column("seed", Integer, nullable=False),
     Column("clock", Float, nullable=True),
     Column("created", Float, nullable=False),
+    Column("pace", String(16), nullable=True),  # bot pace; added later, so NULL on old rows
 )
 
 _SEATS = Table(
@@ -97,6 +100,7 @@ class TableRow:
     seed: int
     clock: float | None
     created: float
+    pace: str = "normal"  # how long bots pause before each move: instant, normal, slow
 
 
 @dataclass(frozen=True)
@@ -141,6 +145,7 @@ class Store:
         if parsed.get_backend_name() == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         _META.create_all(self.engine)
+        _add_pace_column(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -156,6 +161,7 @@ class Store:
                     seed=row.seed,
                     clock=row.clock,
                     created=row.created,
+                    pace=row.pace,
                 )
             )
             for seat in seats:
@@ -218,7 +224,10 @@ class Store:
         with self.engine.connect() as db:
             rows = db.execute(select(_TABLES).order_by(_TABLES.c.created)).all()
         return [
-            TableRow(r.id, r.game, json.loads(r.options), r.seed, r.clock, r.created) for r in rows
+            TableRow(
+                r.id, r.game, json.loads(r.options), r.seed, r.clock, r.created, r.pace or "normal"
+            )
+            for r in rows
         ]
 
     def seats(self, table_id: str) -> list[SeatRow]:
@@ -237,6 +246,13 @@ class Store:
             EntryRow(r.seq, r.actor, r.action, r.key, json.loads(r.args) if r.args else {})
             for r in rows
         ]
+
+
+def _add_pace_column(engine: Engine) -> None:
+    """A database made before tables had a bot pace gets the column (its tables: normal)."""
+    if "pace" not in {c["name"] for c in inspect(engine).get_columns("tables")}:
+        with engine.begin() as db:
+            db.execute(text("ALTER TABLE tables ADD COLUMN pace VARCHAR(16)"))
 
 
 def _seat_values(seat: SeatRow) -> dict[str, Any]:

@@ -397,6 +397,7 @@ class LiveTable:
             "status": self.status,
             "version": self.version,
             "clock": self.row.clock,
+            "pace": self.row.pace,
             "created": self.row.created,
             "seats": [
                 {
