@@ -1,8 +1,9 @@
 // Pickomino in the browser: the grill, every stack's top tile, the roll to choose from, the dice
 // set aside with the running sum, roll and stop buttons (naming the tile a stop takes), the odds.
 
-import { append, asGroup, h, s } from "../dom.js";
+import { append, arrowKeys, asGroup, h, s } from "../dom.js";
 import { t } from "../i18n.js";
+import { fromPlace, playMotion } from "../motion.js";
 
 export const hasOdds = true;
 const FACES = ["1", "2", "3", "4", "5", "w"];
@@ -69,11 +70,13 @@ function faceName(face) {
 
 function diceRow(counts, { clickable, legal, act, odds, kind, fresh }) {
   const groups = [];
+  let shown = 0;
   counts.forEach((count, face) => {
     if (!count) return;
     const action = `take ${FACES[face]}`;
     const allowed = clickable && legal.includes(action);
     const dice = Array.from({ length: count }, () => dieFace(face));
+    for (const die of dice) die.style.setProperty("--i", String(shown++)); // they land one by one
     const info = odds && odds[action];
     const group = allowed
       ? h("button", { class: "dice-group choosable", "data-action": action, "data-face": FACES[face],
@@ -128,7 +131,54 @@ function stacks(view, ctx) {
   }));
 }
 
+// --- tiles on the move: from the grill or a stack to a stack, or back to the grill --------
+const TILE_MOTION_MS = 700;
+let seen = null; // the tiles as last drawn: { table, grill, tops }
+let moves = []; // { key, tile, from: "grill" | seat, to: "grill" | "down" | seat }
+
+function tileMoves(view, table) {
+  const grill = view.state.grill;
+  const tops = view.state.stacks.map((stack) => (stack.length ? stack[stack.length - 1] : null));
+  const before = seen && seen.table === table ? seen : null;
+  seen = { table, grill, tops };
+  if (!before) return [];
+  const found = [];
+  const key = (tile) => `${table}:${view.state.turn}:${tile}`;
+  tops.forEach((tile, seat) => {
+    if (tile === null || before.tops[seat] === tile) return;
+    const from = before.grill.includes(tile) ? "grill" : before.tops.indexOf(tile);
+    if (from !== -1) found.push({ key: key(tile), tile, from, to: seat });
+  });
+  for (const tile of grill) {
+    const from = before.grill.includes(tile) ? -1 : before.tops.indexOf(tile);
+    if (from !== -1) found.push({ key: key(tile), tile, from, to: "grill" });
+  }
+  for (const tile of before.grill) {
+    if (!grill.includes(tile) && view.out.includes(tile)) found.push({ key: key(tile), tile, from: "down", to: "down" });
+  }
+  return found;
+}
+
+function tileSpot(root, place, tile) {
+  if (place === "grill" || place === "down") return root.querySelector(`.grill [data-tile="${tile}"]`);
+  return root.querySelector(`.stack[data-seat="${place}"] .tile, .stack[data-seat="${place}"] .tile-space`);
+}
+
+// Once the new board is on the page: each moving tile starts where it came from.
+function playTileMoves(root) {
+  for (const move of moves) {
+    const node = tileSpot(root, move.to, move.tile);
+    const source = tileSpot(root, move.from, move.tile);
+    if (!node || !source) continue;
+    const frames = move.to === "down"
+      ? [{ transform: "rotateY(180deg)" }, { transform: "none" }]
+      : fromPlace(node, source.getBoundingClientRect());
+    playMotion(node, move.key, frames, TILE_MOTION_MS);
+  }
+}
+
 export function render(root, ctx) {
+  arrowKeys(root);
   const view = ctx.view;
   if (!view || !view.state) return;
   const legal = view.legal_actions || [];
@@ -156,6 +206,10 @@ export function render(root, ctx) {
       : null);
   const over = ctx.status === "over";
   append(root, grill(view), stacks(view, ctx), over ? null : turn); // no turn after the end
+  const now = performance.now();
+  moves = moves.filter((m) => now - m.since < TILE_MOTION_MS)
+    .concat(tileMoves(view, ctx.tableId).map((m) => ({ ...m, since: now })));
+  if (moves.length) queueMicrotask(() => playTileMoves(root));
 }
 
 export function logText(entry, args, names = []) {
