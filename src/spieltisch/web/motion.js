@@ -52,6 +52,21 @@ function forgetOld(now) {
   for (const [key, time] of started) if (now - time > 60_000) started.delete(key);
 }
 
+// How long ago (ms) the roll `key` was first drawn in `scope`, while its dice still tumble;
+// null after that. A redraw in the middle lets the dice go on from where they were.
+const ROLL_MS = 1200;
+const rolls = new Map();
+
+export function rollAge(scope, key) {
+  const now = performance.now();
+  const seen = rolls.get(scope);
+  if (!seen || seen.key !== key) {
+    rolls.set(scope, { key, since: now });
+    return 0;
+  }
+  return now - seen.since < ROLL_MS ? now - seen.since : null;
+}
+
 // Keyframes that bring `node` from where `from` (a rectangle) is to its own place.
 export function fromPlace(node, from) {
   const to = node.getBoundingClientRect();

@@ -4,7 +4,7 @@
 
 import { append, arrowKeys, asGroup, h, s } from "../dom.js";
 import { t } from "../i18n.js";
-import { flyOnto, moving } from "../motion.js";
+import { flyOnto, moving, rollAge } from "../motion.js";
 
 const COLOURS = {
   r: { fill: "#d7263d", symbol: "♥" },
@@ -65,15 +65,12 @@ function card(letter, free, count) {
 }
 
 // --- dice on the move: a new roll tumbles in, taken dice fly onto the worm's fruits ---------
-let lastRoll = null; // the table and log entry of the roll drawn last
 const lastProgress = new Map(); // table and seat -> fruits covered or eaten when last drawn
 
-function freshRoll(ctx) {
+// How long ago the latest roll in the log was first drawn, while its dice tumble (else null).
+function rollShown(ctx) {
   const rolls = (ctx.log || []).filter((e) => e.key === "chance" && String(e.args.outcome || "").startsWith("="));
-  const roll = rolls.length ? `${ctx.tableId}:${rolls[rolls.length - 1].seq}` : lastRoll;
-  const fresh = roll !== lastRoll;
-  lastRoll = roll;
-  return fresh;
+  return rolls.length ? rollAge("karolinchen", `${ctx.tableId}:${rolls[rolls.length - 1].seq}`) : null;
 }
 
 // The worms' fruits covered since the last drawing, each with the colour of its die.
@@ -83,7 +80,7 @@ function newlyCovered(view, tableId) {
     const key = `${tableId}#${seat}`;
     const before = lastProgress.has(key) ? lastProgress.get(key) : worm.progress;
     lastProgress.set(key, worm.progress);
-    for (let i = Math.max(before, worm.eaten); i < worm.progress; i += 1) found.push({ seat, index: i, letter: worm.fruits[i] });
+    for (let i = before; i < worm.progress; i += 1) found.push({ seat, index: i, letter: worm.fruits[i] });
   });
   return found;
 }
@@ -123,9 +120,10 @@ function handCard(letter, { allowed, hint, act }) {
       h("span", { class: "kc-symbol", text: colour.symbol }), badge);
 }
 
-function middleSection(middle, fresh, choosing) {
+function middleSection(middle, age, choosing) {
+  const fresh = age !== null && middle.length > 0;
   return h("section", { class: "kc-middle" }, h("h3", { text: t("kc.middle") }),
-    h("div", { class: `kc-dice${fresh ? " fresh" : ""}` }, middle.length
+    h("div", { class: `kc-dice${fresh ? " fresh" : ""}`, style: fresh ? `--late:${Math.round(age)}ms` : null }, middle.length
       ? middle.map(rolledDie)
       : h("span", { class: "muted", text: choosing === null ? t("kc.rolling") : t("kc.all_to_roll") })));
 }
@@ -152,13 +150,13 @@ export function render(root, ctx) {
   const legal = view.legal_actions || [];
   const counts = Object.fromEntries(view.fruits.map((f) => [f.letter, f.count]));
   const middle = view.middle.split("").filter(Boolean);
-  const fresh = freshRoll(ctx) && middle.length > 0;
+  const age = rollShown(ctx);
   const covered = newlyCovered(view, ctx.tableId);
   const choosing = view.state.phase === "choose" ? ctx.toMove ?? view.state.seat : null;
   const hinted = ctx.you !== null && choosing === ctx.you && view.worms[ctx.you].hand.some((letter) => gain(letter, view, counts) > 0);
   const decisions = legal.filter((a) => a === "take" || a === "leave");
   append(root,
-    middleSection(middle, fresh, choosing),
+    middleSection(middle, age, choosing),
     hinted ? h("p", { class: "hint kc-choose-hint", text: t("kc.choose_hint") }) : null,
     h("section", { class: "kc-worms" }, view.worms.map((worm, seat) => playerPanel(worm, seat, { ctx, view, legal, counts, choosing }))),
     decisions.length

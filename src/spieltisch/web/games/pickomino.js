@@ -3,7 +3,7 @@
 
 import { append, arrowKeys, asGroup, h, s } from "../dom.js";
 import { t } from "../i18n.js";
-import { fromPlace, playMotion } from "../motion.js";
+import { fromPlace, playMotion, rollAge } from "../motion.js";
 
 export const hasOdds = true;
 const FACES = ["1", "2", "3", "4", "5", "w"];
@@ -54,9 +54,6 @@ export function picture() {
     asGroup(dieFace(4), "translate(104 58) scale(0.45)"));
 }
 
-// The roll drawn last, so only a new roll tumbles onto the table.
-let lastRoll = "";
-
 // What a screen reader adds after each change: the sum so far and whether a worm is set aside.
 export function spokenFacts(view) {
   if (!view || !view.state || !view.state.kept.some((c) => c > 0)) return null;
@@ -68,7 +65,7 @@ function faceName(face) {
   return face === 5 ? t("pk.a11y.worm") : String(face + 1);
 }
 
-function diceRow(counts, { clickable, legal, act, odds, kind, fresh }) {
+function diceRow(counts, { clickable, legal, act, odds, kind, age = null }) {
   const groups = [];
   let shown = 0;
   counts.forEach((count, face) => {
@@ -85,7 +82,8 @@ function diceRow(counts, { clickable, legal, act, odds, kind, fresh }) {
       : h("div", { class: `dice-group${clickable ? " blocked" : ""}`, "data-face": FACES[face] }, dice);
     groups.push(h("div", { class: "dice-slot" }, group, info ? oddsNote(info) : null));
   });
-  return h("div", { class: `dice-row ${kind}${fresh ? " fresh" : ""}` }, groups);
+  const fresh = age !== null;
+  return h("div", { class: `dice-row ${kind}${fresh ? " fresh" : ""}`, style: fresh ? `--late:${Math.round(age)}ms` : null }, groups);
 }
 
 function oddsNote(info) {
@@ -186,15 +184,14 @@ export function render(root, ctx) {
   const odds = ctx.odds ? Object.fromEntries(ctx.odds.map((o) => [o.action, o])) : null;
   const rolled = view.state.rolled.some((c) => c > 0);
   const rollKey = rolled ? `${view.state.turn}:${view.state.kept}:${view.state.rolled}` : "";
-  const fresh = rolled && rollKey !== lastRoll;
-  lastRoll = rollKey;
+  const age = rolled ? rollAge("pickomino", `${ctx.tableId}:${rollKey}`) : null; // only a new roll tumbles in
   const turn = h("section", { class: `turn${mine ? " mine" : ""}` },
     h("div", { class: "turn-facts" },
       h("span", { class: "sum", id: "sum", text: t("pk.sum", { sum: view.sum }) }),
       h("span", { class: view.has_worm ? "worm-yes" : "worm-no", text: view.has_worm ? t("pk.worm_yes") : t("pk.worm_no") }),
       h("span", { class: "muted", text: t("pk.dice_left", { n: view.dice_left }) })),
     rolled ? h("p", { class: "hint", text: mine ? t("pk.rolled") : t("pk.rolled_other") }) : null,
-    rolled ? diceRow(view.state.rolled, { clickable: mine, legal, act: ctx.act, odds, kind: "rolled", fresh }) : null,
+    rolled ? diceRow(view.state.rolled, { clickable: mine, legal, act: ctx.act, odds, kind: "rolled", age }) : null,
     view.state.kept.some((c) => c > 0)
       ? h("div", { class: "kept" }, h("h3", { text: t("pk.kept") }), diceRow(view.state.kept, { clickable: false, legal, act: ctx.act, odds: null, kind: "kept" }))
       : null,
