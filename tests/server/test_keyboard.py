@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.server.browsing import pickomino_choice
 from tests.server.live import ARTIFACTS, CHROMIUM, LiveServer, chromium, start_server
 from tests.server.test_browser import LAUNCH_ARGS, STEP_TIMEOUT_MS
 
@@ -66,22 +67,6 @@ def make_table_by_keyboard(page: Any, game: str, name: str) -> None:
     tab_to(page, "#make-table")
     page.keyboard.press("Enter")
     page.wait_for_selector(".board > *")
-
-
-def pickomino_choice(page: Any) -> str:
-    """The action a simple player takes: steal, take a tile, worms first, the largest face."""
-    legal = page.eval_on_selector_all(
-        ".board button[data-action]", "nodes => nodes.map(n => n.dataset.action)"
-    )
-    for wanted in ("steal", "grill"):
-        if wanted in legal:
-            return str(wanted)
-    takes = [a for a in legal if a.startswith("take ")]
-    if "take w" in takes and not page.query_selector(".board .worm-yes"):
-        return "take w"
-    if takes:
-        return str(max(takes, key=lambda a: "5" if a == "take w" else a[-1]))
-    return "roll" if "roll" in legal else str(legal[0])
 
 
 def focus_action(page: Any, action: str) -> None:

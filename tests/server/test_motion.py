@@ -14,9 +14,9 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.server.browsing import badges, pickomino_choice
 from tests.server.live import ARTIFACTS, CHROMIUM, LiveServer, chromium, start_server
 from tests.server.test_browser import LAUNCH_ARGS, STEP_TIMEOUT_MS
-from tests.server.test_keyboard import pickomino_choice
 
 MAX_MOVES = 300
 FRUIT_SIZES = {"r": 6, "g": 5, "y": 4, "p": 3, "o": 2, "b": 1}
@@ -113,16 +113,6 @@ def test_pickomino_dice_tumble_and_a_taken_tile_slides(
     assert (["stack"] in [m[:1] for m in moved]) == (motion == "motion"), moved
     assert (moved == []) == (motion == "reduced"), moved
     page.context.close()
-
-
-def badges(page: Any) -> dict[str, int]:
-    """The +N of each hand card that can be laid now (0 without a badge)."""
-    found = page.eval_on_selector_all(
-        ".board button[data-action^='lay']",
-        "nodes => nodes.map(n => [n.dataset.action.slice(4),"
-        " (n.querySelector('.kc-gain') || {}).textContent || '+0'])",
-    )
-    return {letter: int(text[1:]) for letter, text in found}
 
 
 def middle(page: Any) -> list[str]:
