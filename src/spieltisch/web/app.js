@@ -181,7 +181,8 @@ function lobbyPage() {
     const select = h("select", { id: "pace", onchange: (e) => (form.pace = e.target.value) },
       BOT_PACES.map((pace) => h("option", { value: pace, text: t(`pace.${pace}`) })));
     select.value = form.pace;
-    return h("label", {}, h("span", { text: t("lobby.pace") }), select);
+    return h("div", { class: "pace-choice" }, h("label", {}, h("span", { text: t("lobby.pace") }), select),
+      h("p", { class: "muted option-doc", text: t("lobby.pace_doc") }));
   }
 
   // Every option of the game, each with a line saying what it does; only changed ones are sent.

@@ -269,6 +269,7 @@ const STRINGS = {
     "kc.gain_one": "takes 1 die at once",
     "kc.choose_hint": "Lay a card from your hand. +2 means the card takes two dice from the middle at once.",
     "kc.all_to_roll": "No dice in the middle: all six are rolled once the next card is laid.",
+    "lobby.pace_doc": "How long a bot waits before each move: instant, normal or slow, so that its moves can be followed.",
   },
   de: {
     "app.title": "Spieltisch",
@@ -535,6 +536,7 @@ const STRINGS = {
     "kc.gain_one": "nimmt sofort 1 Würfel",
     "kc.choose_hint": "Lege eine Karte aus deiner Hand aus. +2 heißt: Die Karte nimmt sofort zwei Würfel aus der Mitte.",
     "kc.all_to_roll": "Keine Würfel in der Mitte: Alle sechs werden gewürfelt, sobald die nächste Karte liegt.",
+    "lobby.pace_doc": "Wie lange ein Bot vor jedem Zug wartet: sofort, normal oder langsam, damit man seine Züge verfolgen kann.",
   },
   fr: {
     "app.title": "Spieltisch",
@@ -802,6 +804,7 @@ const STRINGS = {
     "kc.gain_one": "prend tout de suite 1 dé",
     "kc.choose_hint": "Posez une carte de votre main. +2 : la carte prend tout de suite deux dés du milieu.",
     "kc.all_to_roll": "Aucun dé au milieu : les six sont lancés dès que la prochaine carte est posée.",
+    "lobby.pace_doc": "Le temps qu'un bot attend avant chaque coup : immédiat, normal ou lent, pour pouvoir suivre ses coups.",
   },
   it: {
     "app.title": "Spieltisch",
@@ -1069,6 +1072,7 @@ const STRINGS = {
     "kc.gain_one": "prende subito 1 dado",
     "kc.choose_hint": "Metti giù una carta dalla tua mano. +2 vuol dire che la carta prende subito due dadi dal centro.",
     "kc.all_to_roll": "Nessun dado al centro: tutti e sei vengono tirati appena si mette giù la prossima carta.",
+    "lobby.pace_doc": "Quanto aspetta un bot prima di ogni mossa: immediato, normale o lento, per poter seguire le sue mosse.",
   },
   nl: {
     "app.title": "Spieltisch",
@@ -1335,6 +1339,7 @@ const STRINGS = {
     "kc.gain_one": "neemt meteen 1 dobbelsteen",
     "kc.choose_hint": "Leg een kaart uit je hand. +2 betekent: de kaart neemt meteen twee dobbelstenen uit het midden.",
     "kc.all_to_roll": "Geen dobbelstenen in het midden: alle zes worden gegooid zodra de volgende kaart ligt.",
+    "lobby.pace_doc": "Hoe lang een bot wacht voor elke zet: direct, normaal of langzaam, zodat je zijn zetten kunt volgen.",
   },
 };
 
