@@ -36,7 +36,11 @@ def add_parser(commands: Any) -> None:
         help="directory of the default SQLite file (default: ./data or $SPIELTISCH_DATA)",
     )
     parser.add_argument(
-        "--bot-delay", type=float, default=1.0, metavar="SECONDS", help="a bot's pause per move"
+        "--bot-delay",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="a bot's pause per move at a table's normal pace",
     )
     parser.add_argument(
         "--slow-motion",

@@ -5,7 +5,7 @@ so they see every table between two changes, never during one:
   GET  /api/games                      the games, their options and bots
   GET  /api/tables                     tables waiting for players or being played
   GET  /api/tables/finished            the latest finished games with their results
-  POST /api/tables                     make a table: game, options, seats (person or bot), clock
+  POST /api/tables                     make a table: game, options, seats, turn clock, bot pace
   GET  /api/tables/{id}                one table's seats and status
   POST /api/tutorials                  a guided first game against a friendly bot, learner seated
   POST /api/tables/{id}/join           take a seat with a display name: returns the seat token
@@ -118,6 +118,7 @@ class CreateTable(BaseModel):
         description="a public seed for the table's dice, for tests and puzzles: every seat sees "
         "it and the lobby marks the table 'seeded' (omitted: the server's secret dice)",
     )
+    pace: str = Field("normal", description="how long bots pause: 'instant', 'normal' or 'slow'")
 
 
 class TutorialIn(BaseModel):
@@ -238,7 +239,9 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
     async def create(body: CreateTable, request: Request) -> dict[str, Any]:
         seats = [SeatSpec(s.bot) for s in body.seats]
         address = request.client.host if request.client else None
-        table = lobby.create(body.game, body.options, seats, body.clock, body.seed, address)
+        table = lobby.create(
+            body.game, body.options, seats, body.clock, body.seed, address, body.pace
+        )
         return table.summary()
 
     @app.post("/api/tutorials", status_code=201)

@@ -59,6 +59,8 @@ TUTORS = {"pickomino": "greedy", "karolinchen": "greedy", "riffraff": "random"}
 """The friendly bot of each game's guided first game ("Learn to play")."""
 TUTORIAL_PACE = 2.0
 """A guided game's bot waits this many times the usual delay, slow enough to follow."""
+BOT_PACES = {"instant": 0.0, "normal": 1.0, "slow": 2.5}
+"""A table's bot pace: how many times the lobby's `bot_delay` its bots pause before a move."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,7 @@ class _Timers:
 @dataclass
 class Lobby:
     store: Store
-    bot_delay: float = 1.0  # seconds a bot waits before each action (a human pace)
+    bot_delay: float = 1.0  # seconds a bot waits before each action at the normal pace
     clock: Clock = field(default_factory=WallClock)  # the time of bots, clocks and catches
     timing: CatchTiming = field(default_factory=CatchTiming)  # Riff Raff's catch window
     executor: Executor | None = None  # bot decisions and physics (None: worker processes)
@@ -192,6 +194,7 @@ class Lobby:
         clock: float | None = None,
         seed: int | None = None,
         address: str | None = None,
+        pace: str = "normal",
     ) -> LiveTable:
         """A new table with `seats`; `address` is the client's, for the quota."""
         try:
@@ -221,6 +224,8 @@ class Lobby:
             raise TableError("bad_clock", "A turn clock must be from 5 to 3600 seconds.")
         if seed is not None and not 0 <= seed < MAX_SEED:
             raise TableError("bad_seed", f"A seed must be a whole number from 0 to {MAX_SEED - 1}.")
+        if pace not in BOT_PACES:
+            raise TableError("bad_pace", f"A bot pace is one of: {', '.join(BOT_PACES)}.")
         self.close_idle()
         unfinished = sum(1 for table in self.tables.values() if not table.over)
         self.quota.admit(address, self.clock.now(), unfinished)
@@ -233,6 +238,7 @@ class Lobby:
             self.clock.now(),
             secret=secrets.token_hex(16) if seed is None else None,  # 128 bits nobody sees
             seeded=seed is not None,
+            pace=pace,
         )
         seat_rows = [SeatRow(n, s.bot, None, None) for n, s in enumerate(seats)]
         table = LiveTable.create(row, seat_rows, self.timing)
@@ -623,8 +629,7 @@ class Lobby:
         """Play the bots' moves while a bot is to move; a move decided on a table that has
         changed meanwhile is thrown away and decided anew."""
         while (spec := self.tables[table_id].bot_to_move()) is not None:
-            pace = TUTORIAL_PACE if is_tutorial(self.tables[table_id]) else 1.0
-            await self.clock.sleep(self.bot_delay * pace)
+            await self.clock.sleep(self.bot_pause(self.tables[table_id]))
             table = self.tables[table_id]
             if tutorial_left(table):
                 return
@@ -643,6 +648,12 @@ class Lobby:
             if self._unchanged(table, version):
                 table.play(seat, action)
                 await self.changed(table)
+
+    def bot_pause(self, table: LiveTable) -> float:
+        """Seconds a bot at `table` waits before each move, by the table's pace (a guided
+        game's bot is slower still, so the learner can follow)."""
+        tutorial = TUTORIAL_PACE if is_tutorial(table) else 1.0
+        return self.bot_delay * BOT_PACES.get(table.row.pace, 1.0) * tutorial
 
     async def _decide(self, table: LiveTable, spec: str) -> str:
         """The move of bot `spec` at `table` now, worked out in the pool."""

@@ -48,7 +48,7 @@ __all__ = [
 
 SCHEMA_VERSION = 2
 """1: tables, seats, entries, chat. 2: the server's secret dice, seeded, broken and closed
-tables, 64-bit seeds, and this version in `meta`."""
+tables, bot pace, 64-bit seeds, and this version in `meta`."""
 
 MAX_BOT_SPEC = 128
 """The longest bot spec a seat can store."""
@@ -75,6 +75,7 @@ _TABLES = Table(
     Column("seeded", Boolean, nullable=False, default=False),  # dice from the public seed
     Column("broken", Text, nullable=True),  # why the table could not be loaded
     Column("closed", Float, nullable=True),  # when it was closed unfinished (idle)
+    Column("pace", String(16), nullable=True),  # how long its bots pause (NULL: normal)
 )
 
 _SEATS = Table(
@@ -135,6 +136,7 @@ class TableRow:
     created: float
     secret: str | None = None
     seeded: bool = False
+    pace: str = "normal"  # how long bots pause before each move: instant, normal, slow
 
     @property
     def dice_key(self) -> str:
@@ -256,6 +258,7 @@ class Store:
                     created=row.created,
                     secret=row.secret,
                     seeded=row.seeded,
+                    pace=row.pace,
                 )
             )
             for seat in seats:
@@ -322,6 +325,7 @@ class Store:
                 r.created,
                 r.secret,
                 bool(r.seeded),
+                r.pace or "normal",
             )
             for r in rows
         ]
@@ -397,9 +401,9 @@ def _check_sqlite_file(database: str | None) -> None:
 
 def _to_schema_2(db: Any, dialect: str) -> None:
     """Schema 1 to 2: the table's secret dice, whether its seed is public, why it is broken,
-    when it was closed, and a 64-bit seed (PostgreSQL's INTEGER has 32)."""
+    when it was closed, its bot pace, and a 64-bit seed (PostgreSQL's INTEGER has 32)."""
     added = ("secret VARCHAR(64)", "seeded BOOLEAN NOT NULL DEFAULT FALSE", "broken TEXT")
-    for column in (*added, "closed FLOAT"):
+    for column in (*added, "closed FLOAT", "pace VARCHAR(16)"):
         db.execute(text(f"ALTER TABLE tables ADD COLUMN {column}"))
     if dialect == "postgresql":
         db.execute(text("ALTER TABLE tables ALTER COLUMN seed TYPE BIGINT"))

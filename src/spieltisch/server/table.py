@@ -413,6 +413,7 @@ class LiveTable:
             "status": self.status,
             "version": self.version,
             "clock": self.row.clock,
+            "pace": self.row.pace,
             "created": self.row.created,
             "seeded": self.row.seeded,
             "seed": self.row.seed if self.row.seeded else None,

@@ -9,6 +9,7 @@ import { clear, h, keepingPlace, replaceChildren } from "./dom.js";
 import { detectLanguage, has, language, LANGUAGES, setLanguage, t } from "./i18n.js";
 import { gameView } from "./games/index.js";
 import { hasTutorial, makeCoach } from "./tutorial.js";
+import { motionSwitch } from "./motion.js";
 
 const app = document.getElementById("app");
 let page = null; // the page shown now: { stop(), redraw() }
@@ -57,6 +58,8 @@ const OPTION_CHOICES = {
   catching: () => ["choose", "model"],
 };
 
+const BOT_PACES = ["instant", "normal", "slow"];
+
 function choiceText(choice) {
   return typeof choice === "number" ? t("opt.seat", { n: choice + 1 }) : t(`opt.value.${choice}`);
 }
@@ -66,7 +69,7 @@ function lobbyPage() {
   let tables = [];
   let finished = [];
   let timer = null;
-  const form = { game: "pickomino", seats: [null, "optimal"], clock: "", options: {} };
+  const form = { game: "pickomino", seats: [null, "optimal"], clock: "", pace: "normal", options: {} };
   const root = h("div", { class: "lobby" });
   // Kept across redraws, so what is being typed survives a language switch or a refresh.
   const name = h("input", { id: "name", value: savedName(), maxlength: 32, autocomplete: "nickname" });
@@ -159,6 +162,7 @@ function lobbyPage() {
         h("button", { class: "small", text: "+", title: t("lobby.add_seat"), "aria-label": t("lobby.add_seat"), onclick: () => resize(1) })),
       h("ol", { class: "seat-list" }, form.seats.map((_, i) => seatChoice(game, i))),
       h("label", {}, h("span", { text: t("lobby.clock") }), clock),
+      paceChoice(),
       optionsPanel(game),
       h("button", {
         class: "primary big",
@@ -173,6 +177,7 @@ function lobbyPage() {
               game: form.game,
               seats: form.seats.map((bot) => ({ bot })),
               clock: form.clock ? Number(form.clock) : null,
+              pace: form.pace,
               options: form.options,
             });
             if (people) {
@@ -186,6 +191,15 @@ function lobbyPage() {
           }
         },
       }));
+  }
+
+  // How long the bots pause before each move, so people can follow them (or not wait at all).
+  function paceChoice() {
+    const select = h("select", { id: "pace", onchange: (e) => (form.pace = e.target.value) },
+      BOT_PACES.map((pace) => h("option", { value: pace, text: t(`pace.${pace}`) })));
+    select.value = form.pace;
+    return h("div", { class: "pace-choice" }, h("label", {}, h("span", { text: t("lobby.pace") }), select),
+      h("p", { class: "muted option-doc", text: t("lobby.pace_doc") }));
   }
 
   // Every option of the game, each with a line saying what it does; only changed ones are sent.
@@ -427,7 +441,10 @@ function tablePage(tableId, guided = false) {
       h("span", { class: "seat-name", text: seatName(seat) }),
       seat.seat === you ? h("span", { class: "badge", text: t("table.you") }) : null,
       scores ? h("span", { class: "score", text: String(scores[seat.seat]) }) : null,
-      seat.open && canJoin ? h("button", { class: "primary", text: t("table.join"), onclick: () => join(seat.seat) }) : null))));
+      seat.open && canJoin ? h("button", { class: "primary", text: t("table.join"), onclick: () => join(seat.seat) }) : null))),
+      table.seats.some((seat) => seat.bot) && table.pace
+        ? h("p", { class: "muted pace-note", id: "table-pace", text: t("table.pace", { pace: t(`pace.${table.pace}`) }) })
+        : null);
   }
 
   // Shown when focused by the keyboard: straight to the actions or to the game log.
@@ -496,18 +513,27 @@ function tablePage(tableId, guided = false) {
       view && view.game ? null : null);
   }
 
+  // A keyboard player whose button went away stays at the board: on the next action there
+  // (or on the board itself while others play), and on the first action once it is theirs.
   function draw() {
-    if (last) keepingPlace(drawTable);
+    if (!last) return;
+    keepingPlace(drawTable, () => firstAction() || document.getElementById("board"));
+    if (document.activeElement && document.activeElement.id === "board") firstAction()?.focus({ preventScroll: true });
+  }
+
+  function firstAction() {
+    return root.querySelector(".board button:not([disabled])");
   }
 
   function drawTable() {
     root.classList.remove("sending");
     const { table, you } = last;
     const invite = `${location.origin}${location.pathname}#/t/${tableId}`;
-    const board = h("section", { class: `board game-${table.game}` });
+    const board = h("section", { class: `board game-${table.game}`, id: "board", tabindex: -1, "aria-label": t("table.board") });
     const view = gameView(table.game);
     view.render(board, {
       view: last.view,
+      log: last.log,
       you,
       toMove: last.to_move,
       seats: table.seats,
@@ -619,7 +645,7 @@ function replayPage(tableId) {
     const board = h("section", { class: `board game-${data.table.game}` });
     view.render(board, {
       view: current.view, you: null, toMove: current.view.to_move, seats: data.table.seats, names,
-      status: "replay", tableId: `replay:${tableId}`, notify, act: () => {}, odds: null, oddsOn: false, setOdds: null,
+      status: "replay", tableId: `replay:${tableId}`, notify, log: current.entry ? [current.entry] : [], act: () => {}, odds: null, oddsOn: false, setOdds: null,
     });
     const last = data.steps.length - 1;
     const entry = current.action === null ? null : current.entry;
@@ -685,6 +711,7 @@ function start() {
   const select = document.getElementById("lang");
   for (const [code, label] of Object.entries(LANGUAGES)) select.append(h("option", { value: code, text: label }));
   select.value = language();
+  select.closest("label").before(motionSwitch());
   select.addEventListener("change", () => {
     setLanguage(select.value);
     translateStatic();

@@ -48,8 +48,9 @@ export function replaceChildren(node, ...children) {
 
 // Rebuild part of the page without losing the person's place: the focused element (or the
 // one that takes its place, found by id or by what it does), the caret of a text field and
-// the scroll of elements marked data-keep-scroll survive `rebuild`.
-export function keepingPlace(rebuild) {
+// the scroll of elements marked data-keep-scroll survive `rebuild`. When the focused element
+// is gone for good, `fallback()` (if given) names where the focus goes instead.
+export function keepingPlace(rebuild, fallback = () => null) {
   const active = document.activeElement;
   const key = focusKey(active);
   const caret = active && typeof active.selectionStart === "number" ? [active.selectionStart, active.selectionEnd] : null;
@@ -59,7 +60,8 @@ export function keepingPlace(rebuild) {
     const found = document.querySelector(`[data-keep-scroll="${CSS.escape(name)}"]`);
     if (found) found.scrollTop = top;
   }
-  const target = active && active.isConnected ? active : key ? document.querySelector(key) : null;
+  const lost = active && active !== document.body && !active.isConnected;
+  const target = (active && active.isConnected ? active : key ? document.querySelector(key) : null) || (lost ? fallback() : null);
   if (!target || target === document.activeElement) return;
   target.focus({ preventScroll: true });
   if (caret && typeof target.setSelectionRange === "function") target.setSelectionRange(caret[0], caret[1]);
@@ -72,4 +74,18 @@ function focusKey(node) {
   if (node.id) return `#${CSS.escape(node.id)}`;
   const attribute = FOCUS_ATTRIBUTES.find((name) => node.hasAttribute(name));
   return attribute ? `${node.tagName.toLowerCase()}[${attribute}="${CSS.escape(node.getAttribute(attribute))}"]` : null;
+}
+
+// Arrow keys move the focus between the buttons of `container` that do something (Tab and
+// Shift+Tab still walk the whole page); the list wraps around at either end.
+export function arrowKeys(container) {
+  container.addEventListener("keydown", (event) => {
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    const buttons = [...container.querySelectorAll("button[data-action]:not([disabled])")];
+    const at = buttons.indexOf(document.activeElement);
+    if (!step || at === -1) return;
+    event.preventDefault();
+    buttons[(at + step + buttons.length) % buttons.length].focus();
+  });
+  return container;
 }

@@ -2,8 +2,9 @@
 // card, the hand to choose the next card from, and the coloured dice in the middle. Every
 // colour also has its own symbol, and the touch targets are big: children play on tablets.
 
-import { append, asGroup, h, s } from "../dom.js";
+import { append, arrowKeys, asGroup, h, s } from "../dom.js";
 import { t } from "../i18n.js";
+import { flyOnto, moving, rollAge } from "../motion.js";
 
 const COLOURS = {
   r: { fill: "#d7263d", symbol: "♥" },
@@ -47,7 +48,8 @@ function wormBody(worm, fruits, key) {
     if (kind === "eaten" && i >= before) kind += " just-eaten";
     const x = 14 + i * 15;
     const y = 22 + (i % 2 ? -4 : 4);
-    segments.push(s("circle", { cx: x, cy: y, r: 9, class: `kc-segment ${kind}`, style: kind === "covered" ? `fill:${colourAt(i)}` : null }));
+    segments.push(s("circle", { cx: x, cy: y, r: 9, class: `kc-segment ${kind}`, "data-fruit-index": i,
+      style: kind === "covered" ? `fill:${colourAt(i)}` : null }));
   }
   segments.push(s("circle", { cx: 14 + size * 15 + 4, cy: 20, r: 13, class: "kc-head" }));
   return s("svg", { viewBox: `0 0 ${size * 15 + 40} 44`, class: "kc-worm", role: "img", "aria-label": `${worm.progress}/${size}` }, segments);
@@ -62,39 +64,106 @@ function card(letter, free, count) {
     free === null ? null : h("span", { class: "kc-free", text: t("kc.free", { n: free, of: count }) }));
 }
 
+// --- dice on the move: a new roll tumbles in, taken dice fly onto the worm's fruits ---------
+const lastProgress = new Map(); // table and seat -> fruits covered or eaten when last drawn
+
+// How long ago the latest roll in the log was first drawn, while its dice tumble (else null).
+function rollShown(ctx) {
+  const rolls = (ctx.log || []).filter((e) => e.key === "chance" && String(e.args.outcome || "").startsWith("="));
+  return rolls.length ? rollAge("karolinchen", `${ctx.tableId}:${rolls[rolls.length - 1].seq}`) : null;
+}
+
+// The worms' fruits covered since the last drawing, each with the colour of its die.
+function newlyCovered(view, tableId) {
+  const found = [];
+  view.worms.forEach((worm, seat) => {
+    const key = `${tableId}#${seat}`;
+    const before = lastProgress.has(key) ? lastProgress.get(key) : worm.progress;
+    lastProgress.set(key, worm.progress);
+    for (let i = before; i < worm.progress; i += 1) found.push({ seat, index: i, letter: worm.fruits[i] });
+  });
+  return found;
+}
+
+function flyDice(root, covered) {
+  const from = root.querySelector(".kc-dice").getBoundingClientRect();
+  covered.forEach(({ seat, index, letter }, n) => {
+    const target = root.querySelector(`.kc-player[data-seat="${seat}"] [data-fruit-index="${index}"]`);
+    flyOnto(colourDie(letter), from, target, n * 90);
+  });
+}
+
+function rolledDie(letter, index) {
+  const die = colourDie(letter);
+  die.style.setProperty("--i", String(index)); // they land one by one
+  return die;
+}
+
+// How many dice a card from the hand would take at once (the terminal's '+2').
+function gain(letter, view, counts) {
+  const inMiddle = view.middle.split("").filter((l) => l === letter).length;
+  return Math.min(inMiddle, counts[letter]);
+}
+
+function handCard(letter, { allowed, hint, act }) {
+  const colour = COLOURS[letter];
+  const fruit = t(`kc.fruit.${letter}`);
+  const told = hint ? t("kc.gain", { n: hint }) : null;
+  const badge = hint ? h("span", { class: "kc-gain", "aria-hidden": "true", title: told, text: `+${hint}` }) : null;
+  const said = hint ? `${fruit}, ${told}` : fruit;
+  return allowed
+    ? h("button", { class: "kc-hand-card choosable", style: `--c:${colour.fill}`, "data-action": `lay ${letter}`,
+      onclick: () => act(`lay ${letter}`) },
+    h("span", { class: "kc-symbol", text: colour.symbol }), h("span", { text: fruit }), badge,
+    hint ? h("span", { class: "sr-only", text: `, ${told}` }) : null)
+    : h("div", { class: "kc-hand-card", style: `--c:${colour.fill}`, role: "img", "aria-label": said },
+      h("span", { class: "kc-symbol", text: colour.symbol }), badge);
+}
+
+function middleSection(middle, age, choosing) {
+  const fresh = age !== null && middle.length > 0;
+  return h("section", { class: "kc-middle" }, h("h3", { text: t("kc.middle") }),
+    h("div", { class: `kc-dice${fresh ? " fresh" : ""}`, style: fresh ? `--late:${Math.round(age)}ms` : null }, middle.length
+      ? middle.map(rolledDie)
+      : h("span", { class: "muted", text: choosing === null ? t("kc.rolling") : t("kc.all_to_roll") })));
+}
+
+function playerPanel(worm, seat, { ctx, view, legal, counts, choosing }) {
+  const mine = seat === ctx.you;
+  const hand = worm.hand.map((letter) => handCard(letter, {
+    allowed: mine && legal.includes(`lay ${letter}`),
+    hint: seat === choosing ? gain(letter, view, counts) : 0,
+    act: ctx.act,
+  }));
+  return h("article", { class: `kc-player${seat === ctx.toMove ? " to-move" : ""}${mine ? " mine" : ""}`, "data-seat": seat },
+    h("header", {}, h("strong", { text: ctx.names[seat] }), h("span", { class: "muted", text: ` ${worm.progress} / 21` })),
+    wormBody(worm, view.fruits, `${ctx.names[seat]}#${seat}`),
+    h("div", { class: "kc-cards" },
+      h("div", {}, h("h4", { text: t("kc.card") }), card(worm.current, worm.free, counts[worm.current])),
+      h("div", {}, h("h4", { text: t("kc.hand") }), h("div", { class: "kc-hand" }, hand))));
+}
+
 export function render(root, ctx) {
+  arrowKeys(root);
   const view = ctx.view;
   if (!view || !view.worms) return;
   const legal = view.legal_actions || [];
   const counts = Object.fromEntries(view.fruits.map((f) => [f.letter, f.count]));
   const middle = view.middle.split("").filter(Boolean);
-  append(root, 
-    h("section", { class: "kc-middle" }, h("h3", { text: t("kc.middle") }),
-      h("div", { class: "kc-dice" }, middle.length ? middle.map((letter) => colourDie(letter)) : h("span", { class: "muted", text: t("kc.rolling") }))),
-    h("section", { class: "kc-worms" }, view.worms.map((worm, seat) => {
-      const mine = seat === ctx.you;
-      const hand = worm.hand.map((letter) => {
-        const action = `lay ${letter}`;
-        const allowed = mine && legal.includes(action);
-        const colour = COLOURS[letter];
-        return allowed
-          ? h("button", { class: "kc-hand-card choosable", style: `--c:${colour.fill}`, "data-action": action, onclick: () => ctx.act(action) },
-            h("span", { class: "kc-symbol", text: colour.symbol }), h("span", { text: t(`kc.fruit.${letter}`) }))
-          : h("div", { class: "kc-hand-card", style: `--c:${colour.fill}`, role: "img", "aria-label": t(`kc.fruit.${letter}`) },
-            h("span", { class: "kc-symbol", text: colour.symbol }));
-      });
-      return h("article", { class: `kc-player${seat === ctx.toMove ? " to-move" : ""}${mine ? " mine" : ""}`, "data-seat": seat },
-        h("header", {}, h("strong", { text: ctx.names[seat] }), h("span", { class: "muted", text: ` ${worm.progress} / 21` })),
-        wormBody(worm, view.fruits, `${ctx.names[seat]}#${seat}`),
-        h("div", { class: "kc-cards" },
-          h("div", {}, h("h4", { text: t("kc.card") }), card(worm.current, worm.free, counts[worm.current])),
-          h("div", {}, h("h4", { text: t("kc.hand") }), h("div", { class: "kc-hand" }, hand))));
-    })),
-    legal.some((a) => a === "take" || a === "leave")
-      ? h("div", { class: "actions" },
-        legal.filter((a) => a === "take" || a === "leave").map((a) =>
-          h("button", { class: `big ${a === "take" ? "primary" : ""}`, "data-action": a, onclick: () => ctx.act(a), text: t(`kc.${a}`) })))
+  const age = rollShown(ctx);
+  const covered = newlyCovered(view, ctx.tableId);
+  const choosing = view.state.phase === "choose" ? ctx.toMove ?? view.state.seat : null;
+  const hinted = ctx.you !== null && choosing === ctx.you && view.worms[ctx.you].hand.some((letter) => gain(letter, view, counts) > 0);
+  const decisions = legal.filter((a) => a === "take" || a === "leave");
+  append(root,
+    middleSection(middle, age, choosing),
+    hinted ? h("p", { class: "hint kc-choose-hint", text: t("kc.choose_hint") }) : null,
+    h("section", { class: "kc-worms" }, view.worms.map((worm, seat) => playerPanel(worm, seat, { ctx, view, legal, counts, choosing }))),
+    decisions.length
+      ? h("div", { class: "actions" }, decisions.map((a) =>
+        h("button", { class: `big ${a === "take" ? "primary" : ""}`, "data-action": a, onclick: () => ctx.act(a), text: t(`kc.${a}`) })))
       : null);
+  if (covered.length && moving()) queueMicrotask(() => flyDice(root, covered));
 }
 
 // The log: who rolled what, who laid which card, and what it set off (dice taken, worms eating).

@@ -1,8 +1,9 @@
 // Pickomino in the browser: the grill, every stack's top tile, the roll to choose from, the dice
 // set aside with the running sum, roll and stop buttons (naming the tile a stop takes), the odds.
 
-import { append, asGroup, h, s } from "../dom.js";
+import { append, arrowKeys, asGroup, h, s } from "../dom.js";
 import { t } from "../i18n.js";
+import { fromPlace, playMotion, rollAge } from "../motion.js";
 
 export const hasOdds = true;
 const FACES = ["1", "2", "3", "4", "5", "w"];
@@ -53,9 +54,6 @@ export function picture() {
     asGroup(dieFace(4), "translate(104 58) scale(0.45)"));
 }
 
-// The roll drawn last, so only a new roll tumbles onto the table.
-let lastRoll = "";
-
 // What a screen reader adds after each change: the sum so far and whether a worm is set aside.
 export function spokenFacts(view) {
   if (!view || !view.state || !view.state.kept.some((c) => c > 0)) return null;
@@ -67,13 +65,15 @@ function faceName(face) {
   return face === 5 ? t("pk.a11y.worm") : String(face + 1);
 }
 
-function diceRow(counts, { clickable, legal, act, odds, kind, fresh }) {
+function diceRow(counts, { clickable, legal, act, odds, kind, age = null }) {
   const groups = [];
+  let shown = 0;
   counts.forEach((count, face) => {
     if (!count) return;
     const action = `take ${FACES[face]}`;
     const allowed = clickable && legal.includes(action);
     const dice = Array.from({ length: count }, () => dieFace(face));
+    for (const die of dice) die.style.setProperty("--i", String(shown++)); // they land one by one
     const info = odds && odds[action];
     const group = allowed
       ? h("button", { class: "dice-group choosable", "data-action": action, "data-face": FACES[face],
@@ -82,7 +82,8 @@ function diceRow(counts, { clickable, legal, act, odds, kind, fresh }) {
       : h("div", { class: `dice-group${clickable ? " blocked" : ""}`, "data-face": FACES[face] }, dice);
     groups.push(h("div", { class: "dice-slot" }, group, info ? oddsNote(info) : null));
   });
-  return h("div", { class: `dice-row ${kind}${fresh ? " fresh" : ""}` }, groups);
+  const fresh = age !== null;
+  return h("div", { class: `dice-row ${kind}${fresh ? " fresh" : ""}`, style: fresh ? `--late:${Math.round(age)}ms` : null }, groups);
 }
 
 function oddsNote(info) {
@@ -128,7 +129,54 @@ function stacks(view, ctx) {
   }));
 }
 
+// --- tiles on the move: from the grill or a stack to a stack, or back to the grill --------
+const TILE_MOTION_MS = 700;
+let seen = null; // the tiles as last drawn: { table, grill, tops }
+let moves = []; // { key, tile, from: "grill" | seat, to: "grill" | "down" | seat }
+
+function tileMoves(view, table) {
+  const grill = view.state.grill;
+  const tops = view.state.stacks.map((stack) => (stack.length ? stack[stack.length - 1] : null));
+  const before = seen && seen.table === table ? seen : null;
+  seen = { table, grill, tops };
+  if (!before) return [];
+  const found = [];
+  const key = (tile) => `${table}:${view.state.turn}:${tile}`;
+  tops.forEach((tile, seat) => {
+    if (tile === null || before.tops[seat] === tile) return;
+    const from = before.grill.includes(tile) ? "grill" : before.tops.indexOf(tile);
+    if (from !== -1) found.push({ key: key(tile), tile, from, to: seat });
+  });
+  for (const tile of grill) {
+    const from = before.grill.includes(tile) ? -1 : before.tops.indexOf(tile);
+    if (from !== -1) found.push({ key: key(tile), tile, from, to: "grill" });
+  }
+  for (const tile of before.grill) {
+    if (!grill.includes(tile) && view.out.includes(tile)) found.push({ key: key(tile), tile, from: "down", to: "down" });
+  }
+  return found;
+}
+
+function tileSpot(root, place, tile) {
+  if (place === "grill" || place === "down") return root.querySelector(`.grill [data-tile="${tile}"]`);
+  return root.querySelector(`.stack[data-seat="${place}"] .tile, .stack[data-seat="${place}"] .tile-space`);
+}
+
+// Once the new board is on the page: each moving tile starts where it came from.
+function playTileMoves(root) {
+  for (const move of moves) {
+    const node = tileSpot(root, move.to, move.tile);
+    const source = tileSpot(root, move.from, move.tile);
+    if (!node || !source) continue;
+    const frames = move.to === "down"
+      ? [{ transform: "rotateY(180deg)" }, { transform: "none" }]
+      : fromPlace(node, source.getBoundingClientRect());
+    playMotion(node, move.key, frames, TILE_MOTION_MS);
+  }
+}
+
 export function render(root, ctx) {
+  arrowKeys(root);
   const view = ctx.view;
   if (!view || !view.state) return;
   const legal = view.legal_actions || [];
@@ -136,15 +184,14 @@ export function render(root, ctx) {
   const odds = ctx.odds ? Object.fromEntries(ctx.odds.map((o) => [o.action, o])) : null;
   const rolled = view.state.rolled.some((c) => c > 0);
   const rollKey = rolled ? `${view.state.turn}:${view.state.kept}:${view.state.rolled}` : "";
-  const fresh = rolled && rollKey !== lastRoll;
-  lastRoll = rollKey;
+  const age = rolled ? rollAge("pickomino", `${ctx.tableId}:${rollKey}`) : null; // only a new roll tumbles in
   const turn = h("section", { class: `turn${mine ? " mine" : ""}` },
     h("div", { class: "turn-facts" },
       h("span", { class: "sum", id: "sum", text: t("pk.sum", { sum: view.sum }) }),
       h("span", { class: view.has_worm ? "worm-yes" : "worm-no", text: view.has_worm ? t("pk.worm_yes") : t("pk.worm_no") }),
       h("span", { class: "muted", text: t("pk.dice_left", { n: view.dice_left }) })),
     rolled ? h("p", { class: "hint", text: mine ? t("pk.rolled") : t("pk.rolled_other") }) : null,
-    rolled ? diceRow(view.state.rolled, { clickable: mine, legal, act: ctx.act, odds, kind: "rolled", fresh }) : null,
+    rolled ? diceRow(view.state.rolled, { clickable: mine, legal, act: ctx.act, odds, kind: "rolled", age }) : null,
     view.state.kept.some((c) => c > 0)
       ? h("div", { class: "kept" }, h("h3", { text: t("pk.kept") }), diceRow(view.state.kept, { clickable: false, legal, act: ctx.act, odds: null, kind: "kept" }))
       : null,
@@ -156,6 +203,10 @@ export function render(root, ctx) {
       : null);
   const over = ctx.status === "over";
   append(root, grill(view), stacks(view, ctx), over ? null : turn); // no turn after the end
+  const now = performance.now();
+  moves = moves.filter((m) => now - m.since < TILE_MOTION_MS)
+    .concat(tileMoves(view, ctx.tableId).map((m) => ({ ...m, since: now })));
+  if (moves.length) queueMicrotask(() => playTileMoves(root));
 }
 
 export function logText(entry, args, names = []) {

@@ -1,0 +1,137 @@
+"""Pickomino and Karolinchen with the keyboard alone, in Debian's Chromium: the table is made
+in the lobby and a whole game is played against a bot with Tab, arrow keys, Enter and Space.
+
+Motion stays on (the page's default), so these games also show that animations never hold
+up input. The bots play at the instant pace, chosen in the lobby's form by keyboard too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.server.browsing import pickomino_choice
+from tests.server.live import ARTIFACTS, CHROMIUM, LiveServer, chromium, start_server
+from tests.server.test_browser import LAUNCH_ARGS, STEP_TIMEOUT_MS
+
+MAX_MOVES = 1500
+MAX_TABS = 80
+
+pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
+)
+
+FOCUSED_ACTION = """(() => {
+  const focused = document.activeElement;
+  return focused.closest('.board') ? focused.dataset.action || '' : '';
+})()"""
+MY_MOVE_OR_END = "!!document.querySelector('#result, .board button[data-action]')"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with start_server(tmp_path_factory.mktemp("keyboard"), bot_delay=0.02) as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium(LAUNCH_ARGS) as found:
+        yield found
+
+
+def tab_to(page: Any, selector: str) -> None:
+    """Press Tab until `selector` has the focus."""
+    for _ in range(MAX_TABS):
+        if page.evaluate("s => document.activeElement.matches(s)", selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def make_table_by_keyboard(page: Any, game: str, name: str) -> None:
+    page.wait_for_selector("#make-table")
+    if game != "pickomino":
+        tab_to(page, f"[data-game='{game}'] button")
+        page.keyboard.press("Enter")
+        page.wait_for_selector(f"#create h2:has-text('{game.title()}')")
+    tab_to(page, "#name")
+    page.keyboard.type(name)
+    tab_to(page, "#pace")
+    page.keyboard.press("ArrowUp")  # from normal to instant
+    assert page.input_value("#pace") == "instant"
+    tab_to(page, "#make-table")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".board > *")
+
+
+def focus_action(page: Any, action: str) -> None:
+    """Tab into the board's actions, then arrow keys to the wanted one."""
+    for _ in range(MAX_TABS):
+        if page.evaluate(FOCUSED_ACTION):
+            break
+        page.keyboard.press("Tab")
+    for _ in range(MAX_TABS):
+        if page.evaluate(FOCUSED_ACTION) == action:
+            return
+        page.keyboard.press("ArrowRight")
+    raise AssertionError(f"the arrow keys never reached {action}")
+
+
+def play_by_keyboard(page: Any, choose: Any, game: str) -> int:
+    """Play until the result shows; returns the number of own moves."""
+    moves = 0
+    while True:
+        page.wait_for_function(MY_MOVE_OR_END)
+        if page.query_selector("#result"):
+            return moves
+        action = choose(page)
+        focus_action(page, action)
+        before = page.evaluate("document.body.dataset.version")
+        page.keyboard.press("Enter" if moves % 2 else " ")  # both keys press a button
+        page.wait_for_function("v => document.body.dataset.version !== v", arg=before)
+        moves += 1
+        if moves == 3:
+            page.screenshot(path=str(ARTIFACTS / f"{game}-keyboard.png"))
+        assert moves < MAX_MOVES, "the game did not end"
+
+
+@pytest.mark.parametrize("game", ["pickomino", "karolinchen"])
+def test_a_whole_game_with_the_keyboard_alone(browser: Any, server: LiveServer, game: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    context = browser.new_context(locale="en-GB", viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(STEP_TIMEOUT_MS)
+    page.goto(server.url)
+    make_table_by_keyboard(page, game, "Kira")
+    table = page.url.rsplit("/", 1)[-1]
+    assert httpx.get(server.url + f"api/tables/{table}").json()["pace"] == "instant"
+    assert page.inner_text("#table-pace") == "Bot pace: instant"
+    choose = pickomino_choice if game == "pickomino" else first_action
+    moves = play_by_keyboard(page, choose, game)
+    assert moves >= 4  # a Karolinchen worm lays at most six cards
+    assert page.inner_text("#result .winner")
+    assert httpx.get(server.url + f"api/tables/{table}").json()["status"] == "over"
+    context.close()
+
+
+def first_action(page: Any) -> str:
+    return str(page.get_attribute(".board button[data-action]", "data-action"))
+
+
+def test_the_focus_ring_is_plain_to_see(browser: Any, server: LiveServer) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server.url)
+    make_table_by_keyboard(page, "pickomino", "Ole")
+    page.wait_for_selector(".board button[data-action]")
+    focus_action(page, first_action(page))
+    ring = page.evaluate(
+        "(() => { const s = getComputedStyle(document.activeElement);"
+        " return [s.outlineStyle, parseFloat(s.outlineWidth)]; })()"
+    )
+    assert ring[0] == "solid" and ring[1] >= 3, ring
+    page.close()
