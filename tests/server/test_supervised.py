@@ -16,6 +16,7 @@ import pytest
 from spieltisch.server.clock import ManualClock
 from spieltisch.server.lobby import Lobby, SeatSpec
 from spieltisch.server.store import Store
+from spieltisch.server.table import TableError
 from tests.server.database import db_url
 from tests.server.helpers import threads
 
@@ -99,3 +100,50 @@ def test_a_turn_clock_plays_the_turn_once_storage_is_back(tmp_path: Path) -> Non
     mover, keys = asyncio.run(main())
     assert mover == 1  # Bea's turn: the stand-in played Ada's
     assert keys.count("timeout") == 1
+
+
+class DownStore(FlakyStore):
+    """A store whose database is gone while `failing` is set: reads fail too."""
+
+    def entries(self, table_id: str) -> Any:
+        if self.failing:
+            raise OSError("the database is unreachable")
+        return super().entries(table_id)
+
+
+def gapless(store: Store, table_id: str) -> bool:
+    return [e.seq for e in store.entries(table_id)] == list(range(len(store.entries(table_id))))
+
+
+def test_a_table_is_unavailable_while_storage_is_down_and_goes_on_after(tmp_path: Path) -> None:
+    async def main() -> None:
+        store, clock = DownStore(db_url(tmp_path, "down")), ManualClock()
+        lobby = Lobby(store, 0.0, clock, executor=threads())
+        people = lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=4)
+        bots = lobby.create("pickomino", {}, [SeatSpec("greedy"), SeatSpec("greedy")], seed=5)
+        await lobby.join(people.id, None, "Ada")
+        await lobby.join(people.id, None, "Bea")
+        table = lobby.tables[people.id]
+        store.failing = True
+        legal = table.game.legal_actions(table.state)
+        with pytest.raises(TableError) as refused:
+            await lobby.act(people.id, 0, table.game.format_action(legal[0]), table.version)
+        assert refused.value.code == "not_saved"
+        with pytest.raises(TableError) as down:
+            lobby.get(people.id)
+        assert down.value.code == "unavailable"
+        await until(lambda: bots.id in lobby.unavailable)  # its bot's move failed the same way
+        store.failing = False
+        for _ in range(3):  # the recovery backs off: move the clock past each wait
+            clock.advance(Lobby.retry_most)
+            await asyncio.sleep(0.05)
+        await until(lambda: people.id in lobby.tables and bots.id in lobby.tables)
+        await until(lambda: lobby.tables[bots.id].over)
+        back = lobby.tables[people.id]
+        assert back.version == len(store.entries(people.id))  # memory never ran ahead
+        await lobby.act(people.id, 0, back.game.format_action(legal[0]), back.version)
+        assert gapless(store, people.id) and gapless(store, bots.id)
+        await lobby.close()
+        store.close()
+
+    asyncio.run(main())

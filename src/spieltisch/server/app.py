@@ -343,14 +343,19 @@ async def serve_socket(
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 break
-            if table_id not in lobby.tables:  # closed meanwhile: the closing said so
+            if table_id in lobby.closed:  # closed meanwhile: the closing said so
                 break
+            try:
+                table = lobby.get(table_id)
+            except TableError as error:  # unavailable for now: the socket stays
+                connection.offer(json.dumps(_error_json(error)))
+                continue
             text = frame.get("text")
             if text is None:
                 refusal = TableError("bad_message", "Messages are JSON text, not binary data.")
-                await _send_error(connection, lobby.get(table_id), refusal)
+                await _send_error(connection, table, refusal)
                 continue
-            await _handle(lobby, connection, lobby.get(table_id), text, limits)
+            await _handle(lobby, connection, table, text, limits)
     except WebSocketDisconnect:
         pass
     finally:
@@ -359,7 +364,7 @@ async def serve_socket(
 
 async def _refuse_socket(websocket: WebSocket, error: TableError) -> None:
     """Say why there is no table to connect to, and close."""
-    await websocket.send_json({"type": "error", "code": error.code, "message": error.message})
+    await websocket.send_json(_error_json(error))
     await websocket.close(code=4404)
 
 
@@ -397,6 +402,9 @@ async def _handle(
         await _send_error(connection, table, error)
 
 
+def _error_json(error: TableError) -> dict[str, Any]:
+    return {"type": "error", "code": error.code, "message": error.message}
+
+
 async def _send_error(connection: Connection, table: LiveTable, error: TableError) -> None:
-    message = {"type": "error", "code": error.code, "message": error.message}
-    connection.offer(json.dumps({**message, "version": table.version}))
+    connection.offer(json.dumps({**_error_json(error), "version": table.version}))
