@@ -2,8 +2,9 @@
 
 Starts `spieltisch serve` on a free loopback port with a fresh SQLite file, opens N tables of
 two people each, and lets one client per seat play: as soon as its view says it is to move,
-it sends a legal action (seeded choice). Prints actions per second and the round trip of an
-action (sent until the new state arrives) as p50 / p99.
+it sends a legal action (seeded choice), at once or after a person's pause (--think). Prints
+actions per second and the round trip of an action (sent until the new state arrives) as
+p50 / p99. Acting at once is a saturation test: the round trip is then mostly the queue.
 
 Hostile company for those tables: --riffraff-careful N adds N Riff Raff tables of two
 `careful` bots (bot turns and physics, played nonstop), --slow-readers N adds N spectators
@@ -81,18 +82,23 @@ async def open_table(client: httpx.AsyncClient, game: str) -> tuple[str, list[st
 
 
 async def seat_client(
-    ws: ClientConnection, rng: random.Random, totals: Totals, budget: list[int], end: float
+    ws: ClientConnection,
+    rng: random.Random,
+    totals: Totals,
+    budget: list[int],
+    end: float,
+    think: float,
 ) -> None:
     """Play whenever this seat is to move; measure each action's round trip."""
     try:
         async with asyncio.timeout_at(asyncio.get_running_loop().time() + end - time.monotonic()):
-            await _play_seat(ws, rng, totals, budget)
+            await _play_seat(ws, rng, totals, budget, think)
     except TimeoutError:
         return
 
 
 async def _play_seat(
-    ws: ClientConnection, rng: random.Random, totals: Totals, budget: list[int]
+    ws: ClientConnection, rng: random.Random, totals: Totals, budget: list[int], think: float
 ) -> None:
     pending: tuple[int, float] | None = None
     while True:
@@ -111,6 +117,8 @@ async def _play_seat(
             return
         legal = message["view"]["legal_actions"]
         if message["to_move"] == message["you"] and legal and pending is None:
+            if think:  # a person's pause (0.5 to 1.5 times `think`); newer states wait
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             budget[0] -= 1
             pending = (message["version"], time.perf_counter())
             action = {"type": "action", "action": rng.choice(legal), "version": message["version"]}
@@ -125,8 +133,8 @@ async def play_table(
     budget = [args.actions]
     async with connect(url + tokens[0]) as first, connect(url + tokens[1]) as second:
         await asyncio.gather(
-            seat_client(first, random.Random(seed), totals, budget, end),
-            seat_client(second, random.Random(seed + 1), totals, budget, end),
+            seat_client(first, random.Random(seed), totals, budget, end, args.think),
+            seat_client(second, random.Random(seed + 1), totals, budget, end, args.think),
         )
     totals.finished_tables += 1
 
@@ -172,6 +180,13 @@ def main() -> int:
         "--riffraff-careful", type=int, default=0, metavar="N", help="Riff Raff bot tables"
     )
     parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="a player's mean pause before each action (0: act at once, a saturation test)",
+    )
+    parser.add_argument(
         "--slow-readers", type=int, default=0, metavar="N", help="spectators that never read"
     )
     parser.add_argument(
@@ -199,6 +214,7 @@ def main() -> int:
         "tables": args.tables,
         "riffraff_careful": args.riffraff_careful,
         "slow_readers": args.slow_readers,
+        "think": args.think,
         "actions": count,
         "seconds": round(seconds, 2),
         "actions_per_second": round(count / seconds, 1) if seconds else 0.0,

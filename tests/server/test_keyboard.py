@@ -21,9 +21,12 @@ MAX_MOVES = 1500
 MAX_TABS = 80
 
 pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
+    ),
+]
 
 FOCUSED_ACTION = """(() => {
   const focused = document.activeElement;
@@ -113,7 +116,7 @@ def test_a_whole_game_with_the_keyboard_alone(browser: Any, server: LiveServer, 
     assert page.inner_text("#table-pace") == "Bot pace: instant"
     choose = pickomino_choice if game == "pickomino" else first_action
     moves = play_by_keyboard(page, choose, game)
-    assert moves >= 4  # a Karolinchen worm lays at most six cards
+    assert moves >= 1  # the dice are the server's secret: how long a game is varies
     assert page.inner_text("#result .winner")
     assert httpx.get(server.url + f"api/tables/{table}").json()["status"] == "over"
     context.close()

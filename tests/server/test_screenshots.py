@@ -31,9 +31,12 @@ COLOURS = 128
 pytest.importorskip("playwright.sync_api")
 pytest.importorskip("websockets.sync.client")
 image = pytest.importorskip("PIL.Image")
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
+    ),
+]
 
 
 def target() -> Path:
