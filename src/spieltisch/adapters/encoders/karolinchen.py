@@ -18,7 +18,18 @@ import itertools
 from collections.abc import Hashable
 from typing import Any
 
-from spieltisch.adapters.encoding import ActionKey, Encoder, Field, VectorBuilder, relative_seats
+import numpy as np
+
+from spieltisch.adapters.encoding import (
+    ActionKey,
+    Encoder,
+    Field,
+    FloatVector,
+    VectorBuilder,
+    as_vector,
+    relative_seats,
+)
+from spieltisch.core.protocol import Game
 from spieltisch.games.karolinchen.data import DICE, FRUITS, NUM_FRUITS, TOTAL_FRUITS
 from spieltisch.games.karolinchen.state import (
     FirstSeat,
@@ -34,6 +45,7 @@ from spieltisch.games.karolinchen.state import (
 __all__ = ["PHASES", "KarolinchenEncoder"]
 
 PHASES = tuple(Phase)
+Rows = tuple[tuple[int, ...], ...]
 
 
 def row_places(cards: tuple[int, ...]) -> list[int]:
@@ -45,6 +57,15 @@ def row_places(cards: tuple[int, ...]) -> list[int]:
 
 
 class KarolinchenEncoder(Encoder):
+    keys_ignore_position = True
+
+    def __init__(self, game: Game[Any, Any]) -> None:
+        super().__init__(game)
+        self._heads: dict[tuple[Phase, int], FloatVector] = {}
+        self._middles: dict[tuple[int, ...], FloatVector] = {}
+        self._seat_rows: dict[int, tuple[Rows, FloatVector]] = {}
+        self._seat_counts: dict[int, tuple[tuple[int, ...], tuple[int, ...], FloatVector]] = {}
+
     def vocabulary(self) -> list[ActionKey]:
         lays: list[ActionKey] = [("lay", fruit) for fruit in range(NUM_FRUITS)]
         return [*lays, ("take",), ("leave",)]
@@ -71,6 +92,9 @@ class KarolinchenEncoder(Encoder):
         ]
         return rolls + seats + tails
 
+    def chance_key(self, state: KarolinchenState) -> Hashable:
+        return (state.phase, state.dice_in_middle)
+
     def fields(self) -> list[Field]:
         players = self.players
         return [
@@ -89,16 +113,59 @@ class KarolinchenEncoder(Encoder):
         ]
 
     def observe(self, state: KarolinchenState, seat: int) -> list[float]:
+        return [
+            *self._head(state.phase, (state.seat - seat) % self.players),
+            *self._middle(state.middle),
+            *self._rows(state.cards, seat),
+            *self._counts(state.eaten, state.covered, seat),
+        ]
+
+    def observe_array(self, state: KarolinchenState, seat: int) -> FloatVector:
+        """Put together from parts remembered by what each depends on: the phase and the
+        mover, the middle, the rows of cards, the fruits eaten and covered."""
+        mover = (state.seat - seat) % self.players
+        head = self._heads.get((state.phase, mover))
+        if head is None:
+            head = self._heads[state.phase, mover] = as_vector(self._head(state.phase, mover))
+        middle = self._middles.get(state.middle)
+        if middle is None:
+            middle = self._middles[state.middle] = as_vector(self._middle(state.middle))
+        rows = self._seat_rows.get(seat)
+        if rows is None or rows[0] != state.cards:
+            rows = self._seat_rows[seat] = (state.cards, as_vector(self._rows(state.cards, seat)))
+        counts = self._seat_counts.get(seat)
+        if counts is None or counts[0] != state.eaten or counts[1] != state.covered:
+            vector = as_vector(self._counts(state.eaten, state.covered, seat))
+            counts = self._seat_counts[seat] = (state.eaten, state.covered, vector)
+        return np.concatenate((head, middle, rows[1], counts[2]))
+
+    def _head(self, phase: Phase, mover: int) -> list[float]:
+        """The phase and the seat to move, `mover` seats after the observer."""
+        vector = VectorBuilder()
+        vector.one_hot(PHASES.index(phase), len(PHASES))
+        vector.one_hot(mover, self.players)
+        return vector.values
+
+    def _middle(self, middle: tuple[int, ...]) -> list[float]:
+        vector = VectorBuilder()
+        vector.scaled(middle, DICE)
+        return vector.values
+
+    def _rows(self, cards: tuple[tuple[int, ...], ...], seat: int) -> list[float]:
+        """Each seat's row of cards and its current card."""
         seats = relative_seats(seat, self.players)
         vector = VectorBuilder()
-        vector.one_hot(PHASES.index(state.phase), len(PHASES))
-        vector.one_hot(seats.index(state.seat), self.players)
-        vector.scaled(state.middle, DICE)
         for other in seats:
-            vector.scaled(row_places(state.cards[other]), NUM_FRUITS)
+            vector.scaled(row_places(cards[other]), NUM_FRUITS)
         for other in seats:
-            cards = state.cards[other]
-            vector.one_hot(cards[-1] if cards else None, NUM_FRUITS)
-        vector.scaled((state.eaten[other] for other in seats), TOTAL_FRUITS)
-        vector.scaled((state.covered[other] for other in seats), TOTAL_FRUITS)
+            row = cards[other]
+            vector.one_hot(row[-1] if row else None, NUM_FRUITS)
+        return vector.values
+
+    def _counts(self, eaten: tuple[int, ...], covered: tuple[int, ...], seat: int) -> list[float]:
+        """Each seat's fruits eaten and covered."""
+        seats = relative_seats(seat, self.players)
+        vector = VectorBuilder()
+        vector.scaled((eaten[other] for other in seats), TOTAL_FRUITS)
+        vector.scaled((covered[other] for other in seats), TOTAL_FRUITS)
         return vector.values
