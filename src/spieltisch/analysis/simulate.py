@@ -41,10 +41,12 @@ from typing import Any
 from spieltisch.analysis.game_stats import StatsHook, Totals, add_totals, stats_hook
 from spieltisch.analysis.winner_training import Policy, play_game
 from spieltisch.bots.base import Bot, make_bot, read_bot_spec
+from spieltisch.bots.karolinchen import playout_seat
 from spieltisch.bots.pickomino import TurnPlayer
 from spieltisch.core.errors import InvalidOptions
 from spieltisch.core.protocol import CHANCE, Game, JsonValue
 from spieltisch.core.registry import game_class, make_game
+from spieltisch.games.karolinchen.rules import Karolinchen
 from spieltisch.games.pickomino.rules import Pickomino
 from spieltisch.games.pickomino.solver import TurnOutcome
 from spieltisch.games.pickomino.state import PickominoState
@@ -222,6 +224,8 @@ class _Table:
         dice = random.Random(dice_seed)
         if self.turns and isinstance(game, Pickomino):
             states, actions, turns = _play_turns(game, bots, dice)
+        elif isinstance(game, Karolinchen):
+            states, actions, turns = _play_out(game, bots, dice)
         else:
             states, actions, turns = self._play_dice(game, bots, dice)
         tally.games += 1
@@ -268,6 +272,16 @@ def _play_turns(
     """The positions between turns of a game drawn a turn at a time, no actions, the turns."""
     turns, final = play_game(game, [_turn_policy(bot) for bot in bots], dice)
     return [turn.state for turn in turns] + [final], [], len(turns)
+
+
+def _play_out(
+    game: Karolinchen, bots: list[Bot], dice: random.Random
+) -> tuple[list[Any], list[Any], int]:
+    """The same game as `_Table._play_dice`, its rolls played on the engine's mutable table:
+    the positions its statistics need (the first, after each eating phase, the last), no
+    actions, the runs of decisions."""
+    playout = game.play_out(game.new_state(), [playout_seat(bot) for bot in bots], dice)
+    return playout.positions, [], playout.decision_runs
 
 
 def _turn_policy(bot: Bot) -> Policy:

@@ -10,9 +10,10 @@ which card to lay next and, when the `auto_take` option is off, whether to take 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from dataclasses import replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import NamedTuple
 
 from spieltisch.core.errors import IllegalAction
 from spieltisch.core.options import options_to_json, parse_options
@@ -38,10 +39,39 @@ from spieltisch.games.karolinchen.state import (
     dice_outcomes,
     dice_sampler,
     laid_fruits,
+    roll_counts,
     tail_outcomes,
 )
 
-__all__ = ["Karolinchen"]
+__all__ = ["Chooser", "Karolinchen", "Playout", "TableRule"]
+
+Chooser = Callable[[KarolinchenState], Action]
+"""A seat's decision in a position: the card to lay, or whether to take the dice."""
+
+
+@dataclass(frozen=True)
+class TableRule:
+    """A decision that depends only on the phase, the dice in the middle and the seat's laid
+    cards (as greedy's): `play_out` asks it without building the position."""
+
+    decide: Callable[[Phase, tuple[int, ...], tuple[int, ...]], Action]
+
+
+class Playout(NamedTuple):
+    """A game played on to its end by `Karolinchen.play_out`."""
+
+    positions: list[KarolinchenState]
+    """The first position, the one after each eating phase, and the last one."""
+    decision_runs: int
+    """Runs of decisions by one seat (a seat's decisions in a row count once)."""
+
+    @property
+    def state(self) -> KarolinchenState:
+        return self.positions[-1]
+
+
+ROLL, CHOOSE, OVER = Phase.ROLL, Phase.CHOOSE, Phase.OVER
+"""The phases the forced steps end in, as names of this module (looked up on every step)."""
 
 TOLD_STEPS = frozenset({"take", "none", "full", "eat", "grow"})
 """The steps of an action that a table's log tells (`Karolinchen.story`)."""
@@ -50,7 +80,18 @@ TOLD_STEPS = frozenset({"take", "none", "full", "eat", "grow"})
 class _Table:
     """A position being worked on inside one `apply`: mutable, never seen outside."""
 
-    __slots__ = ("cards", "covered", "eaten", "log", "middle", "players", "seat", "turn")
+    __slots__ = (
+        "cards",
+        "covered",
+        "eaten",
+        "eatings",
+        "free",
+        "log",
+        "middle",
+        "players",
+        "seat",
+        "turn",
+    )
 
     def __init__(self, state: KarolinchenState, log: list[Step] | None) -> None:
         self.seat = state.seat
@@ -58,9 +99,14 @@ class _Table:
         self.cards = list(state.cards)
         self.eaten = list(state.eaten)
         self.covered = list(state.covered)
+        self.free = [
+            laid_fruits(cards) - eaten - covered
+            for cards, eaten, covered in zip(state.cards, state.eaten, state.covered, strict=True)
+        ]
         self.turn = state.turn
         self.players = len(state.cards)
         self.log = log
+        self.eatings = 0  # eating phases since the table was set up
 
     def state(self, phase: Phase) -> KarolinchenState:
         middle = NO_DICE if phase is Phase.ROLL else tuple(self.middle)
@@ -74,60 +120,59 @@ class _Table:
             self.turn,
         )
 
-    def free(self, seat: int) -> int:
-        return laid_fruits(self.cards[seat]) - self.eaten[seat] - self.covered[seat]
-
 
 # --- the forced steps of a turn ----------------------------------------------------------------
-def _place(table: _Table) -> KarolinchenState:
+def _place(table: _Table) -> Phase:
     """The seat to move puts matching dice on its current card, up to its free fruits; then it
     wins, chooses its next card, or its turn ends."""
-    seat = table.seat
+    seat, middle, log = table.seat, table.middle, table.log
     cards = table.cards[seat]
     fruit = cards[-1]
-    free = table.free(seat)
-    count = min(table.middle[fruit], free)
+    free = table.free[seat]
+    count = middle[fruit] if middle[fruit] < free else free
     if count:
-        table.middle[fruit] -= count
+        middle[fruit] -= count
         table.covered[seat] += count
-    if table.log is not None:
-        table.log.append(Step("take" if count else "none", seat, fruit, count))
+        table.free[seat] = free - count
+    if log is not None:
+        log.append(Step("take" if count else "none", seat, fruit, count))
     if count < free:
         return _end_turn(table)
     if len(cards) == NUM_FRUITS:
-        if table.log is not None:
-            table.log.append(Step("win", seat, fruit))
-        return table.state(Phase.OVER)
-    if table.log is not None:
-        table.log.append(Step("full", seat, fruit))
-    return table.state(Phase.CHOOSE)
+        if log is not None:
+            log.append(Step("win", seat, fruit))
+        return OVER
+    if log is not None:
+        log.append(Step("full", seat, fruit))
+    return CHOOSE
 
 
-def _end_turn(table: _Table) -> KarolinchenState:
+def _end_turn(table: _Table) -> Phase:
     """Eat if the middle is empty, then the next seat looks at the middle."""
     table.turn += 1
-    table.seat = (table.seat + 1) % table.players
+    seat = table.seat = (table.seat + 1) % table.players
     if not any(table.middle):
         _eat(table)
         if table.log is not None:
-            table.log.append(Step("turn", table.seat, table.cards[table.seat][-1]))
-            table.log.append(Step("roll", table.seat, number=DICE))
-        return table.state(Phase.ROLL)
+            table.log.append(Step("turn", seat, table.cards[seat][-1]))
+            table.log.append(Step("roll", seat, number=DICE))
+        return ROLL
     return _look(table)
 
 
-def _look(table: _Table) -> KarolinchenState:
+def _look(table: _Table) -> Phase:
     """Matching dice in the middle are taken without rolling; otherwise the seat rolls them."""
     fruit = table.cards[table.seat][-1]
-    if table.log is not None:
-        table.log.append(Step("turn", table.seat, fruit))
+    log = table.log
+    if log is not None:
+        log.append(Step("turn", table.seat, fruit))
     if table.middle[fruit]:
         return _place(table)
-    if table.log is not None:
+    if log is not None:
         waiting = sum(table.middle)
-        table.log.append(Step("miss", table.seat, fruit, waiting))
-        table.log.append(Step("roll", table.seat, number=waiting))
-    return table.state(Phase.ROLL)
+        log.append(Step("miss", table.seat, fruit, waiting))
+        log.append(Step("roll", table.seat, number=waiting))
+    return ROLL
 
 
 def _eat(table: _Table) -> None:
@@ -142,6 +187,7 @@ def _eat(table: _Table) -> None:
     if table.log is not None:
         table.log.extend(grown)
     table.middle = list(NO_DICE)
+    table.eatings += 1
 
 
 def _grown(seat: int, cards: tuple[int, ...], before: int, after: int) -> list[Step]:
@@ -152,6 +198,21 @@ def _grown(seat: int, cards: tuple[int, ...], before: int, after: int) -> list[S
         if before < end <= after:
             steps.append(Step("grow", seat, fruit))
     return steps
+
+
+def _draw_roll(dice: int, rng: random.Random) -> Dice:
+    """A roll of `dice` dice: one draw among the 6**dice equally likely faces of the dice,
+    the draw of `rng.randrange(6**dice)` (random bits, refused while too large), inlined."""
+    rolls = dice_sampler(dice)
+    bits = _ROLL_BITS[dice]
+    draw = rng.getrandbits(bits)
+    while draw >= len(rolls):
+        draw = rng.getrandbits(bits)
+    return rolls[draw]
+
+
+_ROLL_BITS = tuple((NUM_FRUITS**dice).bit_length() for dice in range(DICE + 1))
+"""Random bits for one draw among the face sequences of 0..6 dice."""
 
 
 # --- the game ------------------------------------------------------------------------------
@@ -215,8 +276,7 @@ class Karolinchen(Game[KarolinchenState, Action]):
     def sample_chance(self, state: KarolinchenState, rng: random.Random) -> Action:
         phase = state.phase
         if phase is Phase.ROLL or phase is Phase.DEAL:
-            table = dice_sampler(state.dice_in_middle)
-            return table[rng.randrange(len(table))]
+            return _draw_roll(state.dice_in_middle, rng)
         if phase is Phase.START:
             return FirstSeat(rng.randrange(self._players))
         if phase is Phase.TAILS:
@@ -237,16 +297,14 @@ class Karolinchen(Game[KarolinchenState, Action]):
         self, state: KarolinchenState, action: Action, log: list[Step] | None
     ) -> KarolinchenState:
         phase = state.phase
-        if phase is Phase.ROLL and type(action) is Dice:
-            return self._apply_roll(state, action, log)
-        if phase is Phase.CHOOSE and type(action) is Lay:
-            return self._apply_lay(state, action.fruit, log)
-        if phase is Phase.TAKE and type(action) in (Take, Leave):
+        if phase is Phase.ROLL or phase is Phase.CHOOSE or phase is Phase.TAKE:
             table = _Table(state, log)
-            return _place(table) if type(action) is Take else _end_turn(table)
+            return table.state(self._step(table, phase, action))
         if phase is Phase.DEAL and type(action) is Dice:
-            self._check_roll(state, action)
-            return _look(_Table(replace(state, middle=action.counts), log))
+            self._check_roll(state.dice_in_middle, action)
+            table = _Table(state, log)
+            table.middle = list(action.counts)
+            return table.state(_look(table))
         if phase is Phase.START and type(action) is FirstSeat:
             if not 0 <= action.seat < self._players:
                 raise IllegalAction(f"there is no seat {action.seat}")
@@ -255,30 +313,68 @@ class Karolinchen(Game[KarolinchenState, Action]):
             return self._apply_tails(state, action.fruits)
         raise IllegalAction(self._phase_error(state, action))
 
-    def _apply_roll(
-        self, state: KarolinchenState, dice: Dice, log: list[Step] | None
-    ) -> KarolinchenState:
-        self._check_roll(state, dice)
-        table = _Table(state, log)
-        table.middle = list(dice.counts)
-        return _place(table)
+    def play_out(
+        self,
+        state: KarolinchenState,
+        seats: Sequence[Chooser | TableRule],
+        rng: random.Random,
+    ) -> Playout:
+        """Play on from `state` to the end, each chance outcome drawn from `rng` as
+        `sample_chance` draws it and each decision of seat s made by `seats[s]`: the same
+        game as applying one action at a time, but the rolls between decisions are played on
+        one mutable table, without a position for each."""
+        while state.phase is Phase.TAILS or state.phase is Phase.START:
+            state = self.apply(state, self.sample_chance(state, rng))
+        positions, table = [state], _Table(state, None)
+        phase: Phase = state.phase
+        runs, last = 0, -1
+        while phase is not OVER:
+            if phase is ROLL or phase is Phase.DEAL:
+                table.middle = list(_draw_roll(DICE - sum(table.covered), rng).counts)
+                phase = _place(table) if phase is ROLL else _look(table)
+                if table.eatings == len(positions):
+                    positions.append(table.state(phase))
+                continue
+            seat = table.seat
+            if seat != last:
+                runs, last = runs + 1, seat
+            decision = seats[seat]
+            if isinstance(decision, TableRule):
+                action = decision.decide(phase, tuple(table.middle), table.cards[seat])
+            else:
+                action = decision(table.state(phase))
+            phase = self._step(table, phase, action)
+            if table.eatings == len(positions):
+                positions.append(table.state(phase))
+        positions.append(table.state(phase))
+        return Playout(positions, runs)
 
-    def _check_roll(self, state: KarolinchenState, dice: Dice) -> None:
-        counts = dice.counts
-        if len(counts) != NUM_FRUITS or min(counts) < 0 or sum(counts) != state.dice_in_middle:
-            raise IllegalAction(f"a roll must show exactly {state.dice_in_middle} dice")
-
-    def _apply_lay(
-        self, state: KarolinchenState, fruit: int, log: list[Step] | None
-    ) -> KarolinchenState:
-        seat = state.seat
-        if not 0 <= fruit < NUM_FRUITS or fruit in state.cards[seat]:
-            raise IllegalAction(self._lay_error(state, fruit))
-        table = _Table(state, log)
-        table.cards[seat] = (*state.cards[seat], fruit)
-        if self.options.auto_take or not state.middle[fruit]:
+    def _step(self, table: _Table, phase: Phase, action: Action) -> Phase:
+        """`action` in a position of a turn (a roll or a decision) on the table; the phase
+        after it. Raises `IllegalAction` before the table is changed."""
+        if phase is Phase.ROLL and type(action) is Dice:
+            self._check_roll(DICE - sum(table.covered), action)
+            table.middle = list(action.counts)
             return _place(table)
-        return table.state(Phase.TAKE)
+        if phase is Phase.CHOOSE and type(action) is Lay:
+            return self._lay(table, action.fruit)
+        if phase is Phase.TAKE and (type(action) is Take or type(action) is Leave):
+            return _place(table) if type(action) is Take else _end_turn(table)
+        raise IllegalAction(self._phase_error(table.state(phase), action))
+
+    def _check_roll(self, dice: int, roll: Dice) -> None:
+        if not isinstance(roll.counts, tuple) or roll.counts not in roll_counts(dice):
+            raise IllegalAction(f"a roll must show exactly {dice} dice")
+
+    def _lay(self, table: _Table, fruit: int) -> Phase:
+        seat = table.seat
+        if not 0 <= fruit < NUM_FRUITS or fruit in table.cards[seat]:
+            raise IllegalAction(self._lay_error(table.state(Phase.CHOOSE), fruit))
+        table.cards[seat] = (*table.cards[seat], fruit)
+        table.free[seat] = COUNTS[fruit]
+        if self.options.auto_take or not table.middle[fruit]:
+            return _place(table)
+        return Phase.TAKE
 
     def _apply_tails(self, state: KarolinchenState, fruits: tuple[int, ...]) -> KarolinchenState:
         if (
