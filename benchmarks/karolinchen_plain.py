@@ -7,12 +7,14 @@ shortest way: a few mutable lists, no positions, no checks, no records. It repor
 statistics that `spieltisch simulate karolinchen` reports, so the two can be compared.
 
 Run alone:  .venv/bin/python benchmarks/karolinchen_plain.py [--games N] [--seed S] [--json]
-From Python:  karolinchen_plain.measure_ratio(games=4000) -> {figure: value}
+Against the engine:  ... karolinchen_plain.py --ratio [--games N] [--rounds R] [--json]
+From Python:  karolinchen_plain.measure_ratio(games=4000, rounds=4) -> {figure: value}
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import random
 import statistics
@@ -107,9 +109,30 @@ def simulate(games: int, seed: int = 0, players: int = 2) -> Tally:
     return Tally(players, [play(players, index % players, rng) for index in range(games)])
 
 
+def engine_play(games: int, seed: int = 0) -> dict[str, float | list[float]]:
+    """The same games on spieltisch's engine, in the loop a researcher writes: two greedy
+    seats (greedy's rule on the engine's table), one seeded generator, `play_out` to the end,
+    each game's figures kept as this simulator keeps them."""
+    from spieltisch.bots.karolinchen import GREEDY_RULE
+    from spieltisch.core import make_game
+
+    tables = [make_game("karolinchen", {"start_seat": seat}) for seat in (0, 1)]
+    rng, tally = random.Random(seed), Tally(2)
+    for index in range(games):
+        game = tables[index % 2]
+        playout = game.play_out(game.new_state(), [GREEDY_RULE, GREEDY_RULE], rng)
+        end = playout.state
+        fruits = list(game.scores(end))
+        tally.games.append(
+            GameResult(end.seat, index % 2, end.turn + 1, playout.eating_phases, fruits)
+        )
+    return tally.stats()
+
+
 def engine_simulate(games: int, seed: int = 0) -> dict[str, float | list[float]]:
-    """The same games through spieltisch's engine: `simulate karolinchen --seats greedy,greedy`
-    in this process (`--jobs 1`)."""
+    """The same games through `simulate karolinchen --seats greedy,greedy` in this process
+    (`--jobs 1`): each game also draws its own seeds, so that any number of jobs gives the
+    same report."""
     from spieltisch.analysis.simulate import SimulationConfig, run_simulation
 
     result = run_simulation(SimulationConfig("karolinchen", ("greedy", "greedy"), games, seed))
@@ -118,27 +141,50 @@ def engine_simulate(games: int, seed: int = 0) -> dict[str, float | list[float]]
     return stats
 
 
-def processor_seconds(run: Callable[[int, int], object], games: int, seed: int) -> float:
+Run = Callable[[int, int], object]
+
+
+def processor_seconds(run: Run, games: int, seed: int) -> float:
+    gc.collect()  # no garbage of the run before counts against this one
     started = time.process_time()
     run(games, seed)
     return time.process_time() - started
 
 
-def measure_ratio(games: int = 4000, rounds: int = 3) -> dict[str, float]:
-    """Games per processor second of the engine and of this plain simulator (medians of
-    `rounds` paired runs, alternating), and `ratio`: the engine's time per game over the plain
-    simulator's (at most 1.0: the engine is as fast)."""
-    engine_simulate(10)  # first use: imports and tables
-    engine, plain = [], []
+def paired(first: Run, second: Run, games: int, rounds: int) -> tuple[float, float, float]:
+    """Median processor seconds of `first` and of `second` over `rounds` pairs, which of the
+    two runs first alternating, and the median of the pairs' ratios first/second."""
+    times: list[tuple[float, float]] = []
     for round_number in range(rounds):
-        engine.append(processor_seconds(engine_simulate, games, round_number))
-        plain.append(processor_seconds(simulate, games, round_number))
-    ratios = [e / p for e, p in zip(engine, plain, strict=True)]
+        if round_number % 2:
+            two = processor_seconds(second, games, round_number)
+            one = processor_seconds(first, games, round_number)
+        else:
+            one = processor_seconds(first, games, round_number)
+            two = processor_seconds(second, games, round_number)
+        times.append((one, two))
+    return (
+        statistics.median(one for one, _ in times),
+        statistics.median(two for _, two in times),
+        statistics.median(one / two for one, two in times),
+    )
+
+
+def measure_ratio(games: int = 4000, rounds: int = 4) -> dict[str, float]:
+    """Games per processor second of this plain simulator, of the engine's own loop
+    (`engine_play`) and of `simulate` (`engine_simulate`), and the ratios of their times per
+    game to the plain simulator's: `ratio` for the engine (at most 1.0: as fast as plain
+    Python), `simulate_ratio` for the whole simulation."""
+    engine_simulate(10)  # first use: imports and tables
+    engine, plain, ratio = paired(engine_play, simulate, games, rounds)
+    whole, plain_again, whole_ratio = paired(engine_simulate, simulate, games, rounds)
     return {
         "games": games,
-        "engine_games_per_s": games / statistics.median(engine),
-        "plain_games_per_s": games / statistics.median(plain),
-        "ratio": statistics.median(ratios),
+        "plain_games_per_s": games / statistics.median([plain, plain_again]),
+        "engine_games_per_s": games / engine,
+        "simulate_games_per_s": games / whole,
+        "ratio": ratio,
+        "simulate_ratio": whole_ratio,
     }
 
 
@@ -146,15 +192,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=4000, help="games per run")
     parser.add_argument("--seed", type=int, default=0, help="seed of the dice")
-    parser.add_argument("--rounds", type=int, default=3, help="paired runs for --ratio")
+    parser.add_argument("--rounds", type=int, default=4, help="paired runs for --ratio")
     parser.add_argument("--ratio", action="store_true", help="time against the engine")
-    parser.add_argument("--engine", action="store_true", help="play through the engine instead")
+    parser.add_argument(
+        "--engine",
+        choices=("play", "simulate"),
+        help="play the games on the engine instead: its own loop, or simulate's",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args()
     if args.ratio:
         figures: dict[str, object] = dict(measure_ratio(args.games, args.rounds))
     elif args.engine:
-        figures = dict(engine_simulate(args.games, args.seed))
+        run = engine_play if args.engine == "play" else engine_simulate
+        figures = dict(run(args.games, args.seed))
     else:
         figures = dict(simulate(args.games, args.seed).stats())
     if args.json:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from spieltisch.analysis.karolinchen_stats import karolinchen_collect
+from spieltisch.analysis.karolinchen_stats import karolinchen_collect, playout_totals
 from spieltisch.analysis.simulate import SimulationConfig, game_options, game_seeds, run_simulation
 from spieltisch.bots import make_bot, play_match
 from spieltisch.bots.karolinchen import GREEDY_RULE, playout_seat
@@ -34,6 +34,12 @@ def step_by_step(game: Any, bots: list[Any], seed: int) -> list[KarolinchenState
     return states
 
 
+def runs_of_decisions(game: Any, states: list[KarolinchenState]) -> int:
+    """How often the seat to decide changed (chance in between does not count)."""
+    deciders = [game.to_move(s) for s in states if game.to_move(s) not in (None, -1)]
+    return sum(1 for i, seat in enumerate(deciders) if i == 0 or seat != deciders[i - 1])
+
+
 @pytest.mark.parametrize("options", OPTION_SETS)
 @pytest.mark.parametrize("seats", [("greedy", "random", "greedy"), ("expert", "greedy", "random")])
 def test_play_out_plays_the_game_that_single_steps_play(
@@ -50,12 +56,9 @@ def test_play_out_plays_the_game_that_single_steps_play(
             game.new_state(), [playout_seat(b) for b in bots], random.Random(seed)
         )
         dealt = next(s for s in states if s.phase not in (Phase.TAILS, Phase.START))
-        after_eating = [b for a, b in pairwise(states) if sum(b.eaten) > sum(a.eaten)]
-        assert playout.positions == [dealt, *after_eating, states[-1]]
-        assert playout.state == states[-1]
-        assert karolinchen_collect(game, playout.positions, []) == karolinchen_collect(
-            game, states, []
-        )
+        eatings = sum(sum(b.eaten) > sum(a.eaten) for a, b in pairwise(states))
+        assert playout == (dealt, states[-1], eatings, runs_of_decisions(game, states))
+        assert playout_totals(game, playout) == karolinchen_collect(game, states, [])
 
 
 def test_greedys_table_rule_decides_as_the_bot() -> None:

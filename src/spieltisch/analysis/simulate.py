@@ -24,6 +24,9 @@ their turn depends on), but not the same games as `play_match`: the report says
 `"level": "turn"`, the games' statistics see only the positions between turns, and records of
 games (`play_match`, replays, tournaments) always hold the dice. `dice=True` (`--dice`) plays
 every roll, as any seat that needs dice (`random`, other games) does anyway.
+
+Karolinchen games are played by `Karolinchen.play_out`, the rolls between decisions on one
+mutable table: the same games, dice and statistics as one action at a time.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from math import sqrt
 from typing import Any
 
 from spieltisch.analysis.game_stats import StatsHook, Totals, add_totals, stats_hook
+from spieltisch.analysis.karolinchen_stats import playout_totals
 from spieltisch.analysis.winner_training import Policy, play_game
 from spieltisch.bots.base import Bot, make_bot, read_bot_spec
 from spieltisch.bots.karolinchen import playout_seat
@@ -222,17 +226,22 @@ class _Table:
         for bot, bot_seed in zip(bots, bot_seeds, strict=True):
             bot.rng.seed(bot_seed)  # as make_bot(game, name, bot_seed) would
         dice = random.Random(dice_seed)
+        totals: Totals | None = None
         if self.turns and isinstance(game, Pickomino):
             states, actions, turns = _play_turns(game, bots, dice)
         elif isinstance(game, Karolinchen):
-            states, actions, turns = _play_out(game, bots, dice)
+            playout = game.play_out(game.new_state(), [playout_seat(bot) for bot in bots], dice)
+            states, actions, turns = [playout.state], [], playout.decision_runs
+            totals = playout_totals(game, playout)
         else:
             states, actions, turns = self._play_dice(game, bots, dice)
         tally.games += 1
         tally.turns += turns
         tally.winners[tuple(game.winners(states[-1]))] += 1
         if self.hook is not None:
-            add_totals(tally.totals, self.hook.collect(game, states, actions))
+            if totals is None:
+                totals = self.hook.collect(game, states, actions)
+            add_totals(tally.totals, totals)
 
     def _play_dice(
         self, game: Game[Any, Any], bots: list[Bot], dice: random.Random
@@ -272,16 +281,6 @@ def _play_turns(
     """The positions between turns of a game drawn a turn at a time, no actions, the turns."""
     turns, final = play_game(game, [_turn_policy(bot) for bot in bots], dice)
     return [turn.state for turn in turns] + [final], [], len(turns)
-
-
-def _play_out(
-    game: Karolinchen, bots: list[Bot], dice: random.Random
-) -> tuple[list[Any], list[Any], int]:
-    """The same game as `_Table._play_dice`, its rolls played on the engine's mutable table:
-    the positions its statistics need (the first, after each eating phase, the last), no
-    actions, the runs of decisions."""
-    playout = game.play_out(game.new_state(), [playout_seat(bot) for bot in bots], dice)
-    return playout.positions, [], playout.decision_runs
 
 
 def _turn_policy(bot: Bot) -> Policy:

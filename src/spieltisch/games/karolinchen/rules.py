@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import cache
 from typing import NamedTuple
 
 from spieltisch.core.errors import IllegalAction
@@ -60,14 +61,13 @@ class TableRule:
 class Playout(NamedTuple):
     """A game played on to its end by `Karolinchen.play_out`."""
 
-    positions: list[KarolinchenState]
-    """The first position, the one after each eating phase, and the last one."""
+    start: KarolinchenState
+    """The position where play began (after the tails and the start seat were drawn)."""
+    state: KarolinchenState
+    """The last position."""
+    eating_phases: int
     decision_runs: int
     """Runs of decisions by one seat (a seat's decisions in a row count once)."""
-
-    @property
-    def state(self) -> KarolinchenState:
-        return self.positions[-1]
 
 
 ROLL, CHOOSE, OVER = Phase.ROLL, Phase.CHOOSE, Phase.OVER
@@ -99,10 +99,9 @@ class _Table:
         self.cards = list(state.cards)
         self.eaten = list(state.eaten)
         self.covered = list(state.covered)
-        self.free = [
-            laid_fruits(cards) - eaten - covered
-            for cards, eaten, covered in zip(state.cards, state.eaten, state.covered, strict=True)
-        ]
+        self.free = [laid_fruits(cards) for cards in state.cards]
+        for seat in range(len(self.free)):
+            self.free[seat] -= self.eaten[seat] + self.covered[seat]
         self.turn = state.turn
         self.players = len(state.cards)
         self.log = log
@@ -124,55 +123,63 @@ class _Table:
 # --- the forced steps of a turn ----------------------------------------------------------------
 def _place(table: _Table) -> Phase:
     """The seat to move puts matching dice on its current card, up to its free fruits; then it
-    wins, chooses its next card, or its turn ends."""
-    seat, middle, log = table.seat, table.middle, table.log
-    cards = table.cards[seat]
-    fruit = cards[-1]
-    free = table.free[seat]
-    count = middle[fruit] if middle[fruit] < free else free
-    if count:
-        middle[fruit] -= count
-        table.covered[seat] += count
-        table.free[seat] = free - count
-    if log is not None:
-        log.append(Step("take" if count else "none", seat, fruit, count))
-    if count < free:
-        return _end_turn(table)
-    if len(cards) == NUM_FRUITS:
+    wins or chooses its next card, or its turn ends and the next seat begins its turn, placing
+    in turn while dice match: until a seat must roll."""
+    middle, log = table.middle, table.log
+    while True:
+        seat = table.seat
+        cards = table.cards[seat]
+        fruit = cards[-1]
+        free = table.free[seat]
+        count = middle[fruit] if middle[fruit] < free else free
+        if count:
+            middle[fruit] -= count
+            table.covered[seat] += count
+            table.free[seat] = free - count
         if log is not None:
-            log.append(Step("win", seat, fruit))
-        return OVER
-    if log is not None:
-        log.append(Step("full", seat, fruit))
-    return CHOOSE
+            log.append(Step("take" if count else "none", seat, fruit, count))
+        if count == free:
+            return _full(table, fruit, len(cards) == NUM_FRUITS)
+        table.turn += 1
+        table.seat = (seat + 1) % table.players
+        if not _begin_turn(table):
+            return ROLL
+
+
+def _full(table: _Table, fruit: int, last: bool) -> Phase:
+    """The current card is full: the last card wins, else the seat chooses its next card."""
+    if table.log is not None:
+        table.log.append(Step("win" if last else "full", table.seat, fruit))
+    return OVER if last else CHOOSE
 
 
 def _end_turn(table: _Table) -> Phase:
-    """Eat if the middle is empty, then the next seat looks at the middle."""
+    """The turn ends; the next seat begins its turn."""
     table.turn += 1
-    seat = table.seat = (table.seat + 1) % table.players
+    table.seat = (table.seat + 1) % table.players
+    return _place(table) if _begin_turn(table) else ROLL
+
+
+def _begin_turn(table: _Table) -> bool:
+    """The worms eat first if the middle is empty; then the seat to move looks at the middle.
+    Whether matching dice lie there to take without rolling (else it rolls)."""
+    seat, log = table.seat, table.log
+    fruit = table.cards[seat][-1]
     if not any(table.middle):
         _eat(table)
-        if table.log is not None:
-            table.log.append(Step("turn", seat, table.cards[seat][-1]))
-            table.log.append(Step("roll", seat, number=DICE))
-        return ROLL
-    return _look(table)
-
-
-def _look(table: _Table) -> Phase:
-    """Matching dice in the middle are taken without rolling; otherwise the seat rolls them."""
-    fruit = table.cards[table.seat][-1]
-    log = table.log
+        if log is not None:
+            log.append(Step("turn", seat, fruit))
+            log.append(Step("roll", seat, number=DICE))
+        return False
     if log is not None:
-        log.append(Step("turn", table.seat, fruit))
+        log.append(Step("turn", seat, fruit))
     if table.middle[fruit]:
-        return _place(table)
+        return True
     if log is not None:
         waiting = sum(table.middle)
-        log.append(Step("miss", table.seat, fruit, waiting))
-        log.append(Step("roll", table.seat, number=waiting))
-    return ROLL
+        log.append(Step("miss", seat, fruit, waiting))
+        log.append(Step("roll", seat, number=waiting))
+    return False
 
 
 def _eat(table: _Table) -> None:
@@ -211,6 +218,12 @@ def _draw_roll(dice: int, rng: random.Random) -> Dice:
     return rolls[draw]
 
 
+@cache
+def _roll_faces() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """For 0 to 6 dice, the colour counts of each face sequence, in `dice_sampler`'s order."""
+    return tuple(tuple(roll.counts for roll in dice_sampler(dice)) for dice in range(DICE + 1))
+
+
 _ROLL_BITS = tuple((NUM_FRUITS**dice).bit_length() for dice in range(DICE + 1))
 """Random bits for one draw among the face sequences of 0..6 dice."""
 
@@ -227,6 +240,7 @@ class Karolinchen(Game[KarolinchenState, Action]):
     def __init__(self, options: Mapping[str, JsonValue] | None = None) -> None:
         self.options = parse_options(KarolinchenOptions, options)
         self._players = self.options.players
+        self._initial = self._first_state()  # a state never changes: one serves every game
 
     @property
     def num_players(self) -> int:
@@ -237,6 +251,9 @@ class Karolinchen(Game[KarolinchenState, Action]):
 
     # --- positions and moves ----------------------------------------------------------------
     def new_state(self) -> KarolinchenState:
+        return self._initial
+
+    def _first_state(self) -> KarolinchenState:
         players = self._players
         start = self.options.start_seat
         seat = start if isinstance(start, int) else 0
@@ -304,7 +321,7 @@ class Karolinchen(Game[KarolinchenState, Action]):
             self._check_roll(state.dice_in_middle, action)
             table = _Table(state, log)
             table.middle = list(action.counts)
-            return table.state(_look(table))
+            return table.state(_place(table) if _begin_turn(table) else ROLL)
         if phase is Phase.START and type(action) is FirstSeat:
             if not 0 <= action.seat < self._players:
                 raise IllegalAction(f"there is no seat {action.seat}")
@@ -325,15 +342,20 @@ class Karolinchen(Game[KarolinchenState, Action]):
         one mutable table, without a position for each."""
         while state.phase is Phase.TAILS or state.phase is Phase.START:
             state = self.apply(state, self.sample_chance(state, rng))
-        positions, table = [state], _Table(state, None)
+        table = _Table(state, None)
         phase: Phase = state.phase
         runs, last = 0, -1
+        # the hot path: names bound here, the draw of `_draw_roll` inlined
+        faces, bits_of, getrandbits, place = _roll_faces(), _ROLL_BITS, rng.getrandbits, _place
         while phase is not OVER:
             if phase is ROLL or phase is Phase.DEAL:
-                table.middle = list(_draw_roll(DICE - sum(table.covered), rng).counts)
-                phase = _place(table) if phase is ROLL else _look(table)
-                if table.eatings == len(positions):
-                    positions.append(table.state(phase))
+                dice = DICE - sum(table.covered)
+                rolls, bits = faces[dice], bits_of[dice]
+                draw = getrandbits(bits)
+                while draw >= len(rolls):
+                    draw = getrandbits(bits)
+                table.middle = list(rolls[draw])
+                phase = place(table) if phase is ROLL or _begin_turn(table) else ROLL
                 continue
             seat = table.seat
             if seat != last:
@@ -344,10 +366,7 @@ class Karolinchen(Game[KarolinchenState, Action]):
             else:
                 action = decision(table.state(phase))
             phase = self._step(table, phase, action)
-            if table.eatings == len(positions):
-                positions.append(table.state(phase))
-        positions.append(table.state(phase))
-        return Playout(positions, runs)
+        return Playout(state, table.state(phase), table.eatings, runs)
 
     def _step(self, table: _Table, phase: Phase, action: Action) -> Phase:
         """`action` in a position of a turn (a roll or a decision) on the table; the phase
