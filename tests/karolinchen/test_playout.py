@@ -12,7 +12,7 @@ from spieltisch.analysis.karolinchen_stats import karolinchen_collect, playout_t
 from spieltisch.analysis.simulate import SimulationConfig, game_options, game_seeds, run_simulation
 from spieltisch.bots import make_bot, play_match
 from spieltisch.bots.karolinchen import GREEDY_RULE, playout_seat
-from spieltisch.core import IllegalAction, make_game
+from spieltisch.core import Game, IllegalAction, make_game
 from spieltisch.games.karolinchen import Dice, KarolinchenState, Lay, Phase
 from tests.karolinchen.helpers import counts, game_for, position
 
@@ -100,3 +100,17 @@ def test_simulate_reports_what_play_match_games_give() -> None:
     assert result.winners == dict(sorted(winners.items()))
     assert result.stats["mean_turns_per_game"] == pytest.approx(sum(totals["turns"]) / 9)
     assert result.stats["mean_eating_phases"] == pytest.approx(sum(totals["eating_phases"]) / 9)
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_resolve_chance_applies_the_outcomes_that_sample_chance_draws(
+    options: dict[str, Any],
+) -> None:
+    game = game_for(**options)
+    bots = [make_bot(game, "random", seat) for seat in range(game.num_players)]
+    for seed in range(4):
+        for state in step_by_step(game, bots, seed):
+            fast, plain = random.Random(seed), random.Random(seed)
+            expected = Game.resolve_chance(game, state, plain)  # one outcome at a time
+            assert game.resolve_chance(state, fast) == expected
+            assert fast.random() == plain.random()  # the same draws were used up

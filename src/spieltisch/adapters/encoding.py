@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from spieltisch.core.errors import IllegalAction
-from spieltisch.core.protocol import CHANCE, Game
+from spieltisch.core.protocol import Game
 
 __all__ = [
     "ActionKey",
@@ -256,9 +256,7 @@ def encoder_for(game: Game[Any, Any]) -> Encoder:
 
 def resolve_chance(game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
     """Apply chance outcomes drawn with `rng` until a seat is to move or the game is over."""
-    while game.to_move(state) == CHANCE:
-        state = game.apply(state, game.sample_chance(state, rng))
-    return state
+    return game.resolve_chance(state, rng)
 
 
 def win_shares(game: Game[Any, Any], state: Any) -> list[float]:

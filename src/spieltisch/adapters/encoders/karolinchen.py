@@ -46,6 +46,8 @@ __all__ = ["PHASES", "KarolinchenEncoder"]
 
 PHASES = tuple(Phase)
 Rows = tuple[tuple[int, ...], ...]
+COUNTS_LIMIT = 50_000
+"""Remembered parts of fruits eaten and covered; more and they are forgotten and built again."""
 
 
 def row_places(cards: tuple[int, ...]) -> list[int]:
@@ -63,8 +65,9 @@ class KarolinchenEncoder(Encoder):
         super().__init__(game)
         self._heads: dict[tuple[Phase, int], FloatVector] = {}
         self._middles: dict[tuple[int, ...], FloatVector] = {}
-        self._seat_rows: dict[int, tuple[Rows, FloatVector]] = {}
-        self._seat_counts: dict[int, tuple[tuple[int, ...], tuple[int, ...], FloatVector]] = {}
+        self._seats = [relative_seats(seat, self.players) for seat in range(self.players)]
+        self._rows_of: dict[tuple[int, ...], tuple[FloatVector, FloatVector]] = {}
+        self._counts_of: dict[tuple[tuple[int, ...], tuple[int, ...], int], FloatVector] = {}
 
     def vocabulary(self) -> list[ActionKey]:
         lays: list[ActionKey] = [("lay", fruit) for fruit in range(NUM_FRUITS)]
@@ -122,7 +125,7 @@ class KarolinchenEncoder(Encoder):
 
     def observe_array(self, state: KarolinchenState, seat: int) -> FloatVector:
         """Put together from parts remembered by what each depends on: the phase and the
-        mover, the middle, the rows of cards, the fruits eaten and covered."""
+        mover, the middle, each seat's row of cards, the fruits eaten and covered."""
         mover = (state.seat - seat) % self.players
         head = self._heads.get((state.phase, mover))
         if head is None:
@@ -130,14 +133,32 @@ class KarolinchenEncoder(Encoder):
         middle = self._middles.get(state.middle)
         if middle is None:
             middle = self._middles[state.middle] = as_vector(self._middle(state.middle))
-        rows = self._seat_rows.get(seat)
-        if rows is None or rows[0] != state.cards:
-            rows = self._seat_rows[seat] = (state.cards, as_vector(self._rows(state.cards, seat)))
-        counts = self._seat_counts.get(seat)
-        if counts is None or counts[0] != state.eaten or counts[1] != state.covered:
-            vector = as_vector(self._counts(state.eaten, state.covered, seat))
-            counts = self._seat_counts[seat] = (state.eaten, state.covered, vector)
-        return np.concatenate((head, middle, rows[1], counts[2]))
+        rows = [self._row_parts(state.cards[other]) for other in self._seats[seat]]
+        counts = self._remembered_counts(state.eaten, state.covered, seat)
+        return np.concatenate(
+            (head, middle, *(places for places, _ in rows), *(card for _, card in rows), counts)
+        )
+
+    def _row_parts(self, row: tuple[int, ...]) -> tuple[FloatVector, FloatVector]:
+        """One seat's places of its cards and its current card, as in `_rows`."""
+        parts = self._rows_of.get(row)
+        if parts is None:
+            places, current = VectorBuilder(), VectorBuilder()
+            places.scaled(row_places(row), NUM_FRUITS)
+            current.one_hot(row[-1] if row else None, NUM_FRUITS)
+            parts = self._rows_of[row] = (as_vector(places.values), as_vector(current.values))
+        return parts
+
+    def _remembered_counts(
+        self, eaten: tuple[int, ...], covered: tuple[int, ...], seat: int
+    ) -> FloatVector:
+        counts = self._counts_of.get((eaten, covered, seat))
+        if counts is None:
+            if len(self._counts_of) >= COUNTS_LIMIT:
+                self._counts_of.clear()
+            counts = as_vector(self._counts(eaten, covered, seat))
+            self._counts_of[eaten, covered, seat] = counts
+        return counts
 
     def _head(self, phase: Phase, mover: int) -> list[float]:
         """The phase and the seat to move, `mover` seats after the observer."""

@@ -218,6 +218,22 @@ def _draw_roll(dice: int, rng: random.Random) -> Dice:
     return rolls[draw]
 
 
+def _roll_on(table: _Table, phase: Phase, rng: random.Random) -> Phase:
+    """Roll (the dice dealt into the middle, or the seat's roll) while the phase asks for a
+    roll: the phase where a seat decides or the game is over. Each roll is the draw of
+    `_draw_roll`, inlined with names bound here: this is the hot path of whole games."""
+    faces, bits_of, getrandbits, place = _roll_faces(), _ROLL_BITS, rng.getrandbits, _place
+    while phase is ROLL or phase is Phase.DEAL:
+        dice = DICE - sum(table.covered)
+        rolls, bits = faces[dice], bits_of[dice]
+        draw = getrandbits(bits)
+        while draw >= len(rolls):
+            draw = getrandbits(bits)
+        table.middle = list(rolls[draw])
+        phase = place(table) if phase is ROLL or _begin_turn(table) else ROLL
+    return phase
+
+
 @cache
 def _roll_faces() -> tuple[tuple[tuple[int, ...], ...], ...]:
     """For 0 to 6 dice, the colour counts of each face sequence, in `dice_sampler`'s order."""
@@ -343,20 +359,9 @@ class Karolinchen(Game[KarolinchenState, Action]):
         while state.phase is Phase.TAILS or state.phase is Phase.START:
             state = self.apply(state, self.sample_chance(state, rng))
         table = _Table(state, None)
-        phase: Phase = state.phase
+        phase = _roll_on(table, state.phase, rng)
         runs, last = 0, -1
-        # the hot path: names bound here, the draw of `_draw_roll` inlined
-        faces, bits_of, getrandbits, place = _roll_faces(), _ROLL_BITS, rng.getrandbits, _place
         while phase is not OVER:
-            if phase is ROLL or phase is Phase.DEAL:
-                dice = DICE - sum(table.covered)
-                rolls, bits = faces[dice], bits_of[dice]
-                draw = getrandbits(bits)
-                while draw >= len(rolls):
-                    draw = getrandbits(bits)
-                table.middle = list(rolls[draw])
-                phase = place(table) if phase is ROLL or _begin_turn(table) else ROLL
-                continue
             seat = table.seat
             if seat != last:
                 runs, last = runs + 1, seat
@@ -365,8 +370,18 @@ class Karolinchen(Game[KarolinchenState, Action]):
                 action = decision.decide(phase, tuple(table.middle), table.cards[seat])
             else:
                 action = decision(table.state(phase))
-            phase = self._step(table, phase, action)
+            phase = _roll_on(table, self._step(table, phase, action), rng)
         return Playout(state, table.state(phase), table.eatings, runs)
+
+    def resolve_chance(self, state: KarolinchenState, rng: random.Random) -> KarolinchenState:
+        """Chance outcomes drawn from `rng` as `sample_chance` draws them, applied until a
+        seat is to decide or the game is over; the rolls on one mutable table."""
+        while state.phase is Phase.TAILS or state.phase is Phase.START:
+            state = self.apply(state, self.sample_chance(state, rng))
+        if state.phase is not Phase.DEAL and state.phase is not Phase.ROLL:
+            return state
+        table = _Table(state, None)
+        return table.state(_roll_on(table, state.phase, rng))
 
     def _step(self, table: _Table, phase: Phase, action: Action) -> Phase:
         """`action` in a position of a turn (a roll or a decision) on the table; the phase
