@@ -45,7 +45,6 @@ from spieltisch.games.karolinchen.state import (
 __all__ = ["PHASES", "KarolinchenEncoder"]
 
 PHASES = tuple(Phase)
-Rows = tuple[tuple[int, ...], ...]
 COUNTS_LIMIT = 50_000
 """Remembered parts of fruits eaten and covered; more and they are forgotten and built again."""
 
