@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
 import pytest
 
 from spieltisch.adapters.encoding import VectorBuilder, encoder_for, resolve_chance
@@ -167,3 +168,47 @@ def test_vector_builder_scales_and_clips_into_the_unit_interval() -> None:
     vector.scaled([0, 2, 4], 4)
     vector.scaled([-1, 9], 4)
     assert vector.values == [0.0, 0.5, 1.0, 0.0, 1.0]
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("pickomino", {"players": 3, "start_seat": "random"}),
+        ("pickomino", {"players": 2, "short_game": True}),
+        ("karolinchen", {"players": 3, "tail_fruits": "random", "start_seat": "random"}),
+        ("karolinchen", {"players": 2, "auto_take": False}),
+    ],
+)
+def test_fast_observations_equal_the_plain_ones(name: str, options: dict) -> None:
+    game = make_game(name, options)
+    encoder = encoder_for(game)
+    for state in visited_states(game, 12, seed=3):
+        for seat in range(game.num_players):
+            fast = encoder.observe_array(state, seat)
+            assert fast.dtype == np.float32
+            assert fast.tolist() == np.asarray(encoder.observe(state, seat), np.float32).tolist()
+            fast[:] = 2.0  # a caller's change must not reach the remembered parts
+    assert encoder.observe_array(state, 0).max() <= 1.0
+
+
+@pytest.mark.parametrize("name", ["pickomino", "karolinchen"])
+def test_remembered_chance_pairs_equal_the_rules_outcomes(name: str) -> None:
+    game = make_game(name, {"players": 3, "start_seat": "random"})
+    encoder = encoder_for(game)
+    for state in visited_states(game, 4, seed=6):
+        if game.to_move(state) != CHANCE:
+            continue
+        exact = sorted(
+            (encoder.chance_index(outcome), float(p)) for outcome, p in game.chance_outcomes(state)
+        )
+        assert list(encoder.chance_pairs(state)) == exact
+
+
+def test_fast_pickomino_observation_sees_a_steal_that_leaves_the_grill_alone() -> None:
+    encoder = encoder_for(make_game("pickomino"))
+    grill = tuple(tile for tile in TILES if tile not in (25, 30))
+    before = PickominoState(grill, ((25,), (30,)), 0, PickominoPhase.ROLL)
+    after = replace(before, stacks=((25, 30), ()), seat=1)  # the same grill object
+    for state in (before, after):
+        plain = np.asarray(encoder.observe(state, 0), np.float32)
+        assert encoder.observe_array(state, 0).tolist() == plain.tolist()

@@ -12,6 +12,9 @@ The observation of a seat is a flat vector of floats in [0, 1], described field 
 `fields()`: the fields are concatenated in that order. Observations are always from the
 observing seat's point of view: "seat-relative" lists start with the observer and go on in
 turn order. They hold only what that seat may see (the game's `view` contract).
+
+`observe` builds the vector plainly; `observe_array` gives the same values as a float32 numpy
+vector, which encoders may assemble faster from parts they remember (tests compare the two).
 """
 
 from __future__ import annotations
@@ -20,16 +23,21 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
 
 from spieltisch.core.errors import IllegalAction
-from spieltisch.core.protocol import CHANCE, Game
+from spieltisch.core.protocol import Game
 
 __all__ = [
     "ActionKey",
     "Encoder",
     "Field",
+    "FloatVector",
     "VectorBuilder",
+    "as_vector",
     "encoder_for",
     "relative_seats",
     "resolve_chance",
@@ -38,6 +46,7 @@ __all__ = [
 
 ActionKey = tuple[Any, ...]
 """A vocabulary entry: a tuple whose first item names the kind of action."""
+FloatVector = npt.NDArray[np.float32]
 
 
 @dataclass(frozen=True)
@@ -73,6 +82,11 @@ class VectorBuilder:
         self.values += part
 
 
+def as_vector(values: list[float]) -> FloatVector:
+    """Observation values as a float32 vector."""
+    return np.asarray(values, dtype=np.float32)
+
+
 def relative_seats(seat: int, players: int) -> list[int]:
     """The seats from `seat`'s point of view: itself first, then the others in turn order."""
     return [(seat + offset) % players for offset in range(players)]
@@ -80,6 +94,10 @@ def relative_seats(seat: int, players: int) -> list[int]:
 
 class Encoder(ABC):
     """The integer actions and observation vectors of one game with fixed options."""
+
+    keys_ignore_position: ClassVar[bool] = False
+    """True when an action's key never depends on the position: each action's integer is then
+    worked out once and remembered."""
 
     def __init__(self, game: Game[Any, Any]) -> None:
         self.game = game
@@ -90,6 +108,8 @@ class Encoder(ABC):
             raise ValueError(f"the action vocabulary of {game.title} repeats a key")
         self._chance_keys = self.chance_vocabulary()
         self._chance_index = {key: index for index, key in enumerate(self._chance_keys)}
+        self._known_indices: dict[Any, int] = {}
+        self._chance_pairs: dict[Hashable, tuple[tuple[int, float], ...]] = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Encoder:
         """An encoder never changes once built, so copies of a position share it."""
@@ -120,6 +140,16 @@ class Encoder(ABC):
         """Every chance outcome that can occur, in index order (empty: not enumerable)."""
         return []
 
+    def chance_key(self, state: Any) -> Hashable | None:
+        """What the chance outcomes of `state` depend on, so that adapters can convert them
+        once per key; None: not known, convert them each time."""
+        return None
+
+    def observe_array(self, state: Any, seat: int) -> FloatVector:
+        """`observe` as a new float32 vector; encoders may build it faster from remembered
+        parts, with the same values."""
+        return as_vector(self.observe(state, seat))
+
     # --- built on the above ---------------------------------------------------------------
     @property
     def num_actions(self) -> int:
@@ -142,7 +172,13 @@ class Encoder(ABC):
 
     def index_of(self, state: Any, action: Any) -> int:
         """The integer of a legal player action."""
-        return self._index[self.action_key(state, action)]
+        if not self.keys_ignore_position:
+            return self._index[self.action_key(state, action)]
+        index = self._known_indices.get(action)
+        if index is None:
+            index = self._index[self.action_key(state, action)]
+            self._known_indices[action] = index
+        return index
 
     def legal_indices(self, state: Any) -> list[int]:
         """The integers of the legal player actions, ascending (empty at chance or the end)."""
@@ -167,7 +203,7 @@ class Encoder(ABC):
         key = self._keys[index]
         if self.to_move_is_player(state):
             for action in self.game.legal_actions(state):
-                if self.action_key(state, action) == key:
+                if self.index_of(state, action) == index:
                     return action
         legal = ", ".join(str(i) for i in self.legal_indices(state)) or "none (game over)"
         raise IllegalAction(
@@ -177,6 +213,18 @@ class Encoder(ABC):
     def to_move_is_player(self, state: Any) -> bool:
         mover = self.game.to_move(state)
         return mover is not None and mover >= 0
+
+    def chance_pairs(self, state: Any) -> tuple[tuple[int, float], ...]:
+        """The chance outcomes of `state` as (integer, probability as a float), ascending by
+        integer; converted once per `chance_key`."""
+        key = self.chance_key(state)
+        pairs = self._chance_pairs.get(key) if key is not None else None
+        if pairs is None:
+            outcomes = self.game.chance_outcomes(state)
+            pairs = tuple(sorted((self.chance_index(o), float(p)) for o, p in outcomes))
+            if key is not None:
+                self._chance_pairs[key] = pairs
+        return pairs
 
     def chance_index(self, outcome: Any) -> int:
         return self._chance_index[outcome]
@@ -208,9 +256,7 @@ def encoder_for(game: Game[Any, Any]) -> Encoder:
 
 def resolve_chance(game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
     """Apply chance outcomes drawn with `rng` until a seat is to move or the game is over."""
-    while game.to_move(state) == CHANCE:
-        state = game.apply(state, game.sample_chance(state, rng))
-    return state
+    return game.resolve_chance(state, rng)
 
 
 def win_shares(game: Game[Any, Any], state: Any) -> list[float]:

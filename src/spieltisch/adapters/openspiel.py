@@ -47,6 +47,8 @@ __all__ = [
 ]
 
 RANDOM_SEAT = -1
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+CHANCE_PLAYER = int(pyspiel.PlayerId.CHANCE)
 """The `start_seat` parameter for a start seat drawn at random (the option 'random')."""
 
 
@@ -127,41 +129,62 @@ class SpieltischState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.rules = game.rules
         self.encoder = game.encoder
-        self.position: Any = game.rules.new_state()
+        self.position = game.rules.new_state()
+
+    @property
+    def position(self) -> Any:
+        return self._position
+
+    @position.setter
+    def position(self, position: Any) -> None:
+        """A new position; who is to move and what is legal are then found once for it."""
+        self._position = position
+        mover = self.rules.to_move(position)
+        if mover is None:
+            self._player = TERMINAL
+        else:
+            self._player = CHANCE_PLAYER if mover == CHANCE else mover
+        self._legal: tuple[list[int], list[Any]] | None = None
 
     def current_player(self) -> int:
-        mover = self.rules.to_move(self.position)
-        if mover is None:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return int(pyspiel.PlayerId.CHANCE) if mover == CHANCE else mover
+        return self._player
+
+    def _legal_now(self) -> tuple[list[int], list[Any]]:
+        """The legal integers, ascending, and their actions."""
+        if self._legal is None:
+            position, encoder = self._position, self.encoder
+            actions = self.rules.legal_actions(position) if self._player >= 0 else []
+            pairs = sorted((encoder.index_of(position, action), action) for action in actions)
+            self._legal = ([index for index, _ in pairs], [action for _, action in pairs])
+        return self._legal
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self.encoder.legal_indices(self.position)
+        return list(self._legal_now()[0])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        pairs = [
-            (self.encoder.chance_index(outcome), float(probability))
-            for outcome, probability in self.rules.chance_outcomes(self.position)
-        ]
-        return sorted(pairs)
+        return list(self.encoder.chance_pairs(self._position))
 
     def _apply_action(self, action: int) -> None:
-        if self.rules.to_move(self.position) == CHANCE:
+        if self._player == CHANCE_PLAYER:
             chosen = self.encoder.chance_outcome(action)
         else:
-            chosen = self.encoder.action_for(self.position, action)
-        self.position = self.rules.apply(self.position, chosen)
+            indices, actions = self._legal_now()
+            if action in indices:
+                chosen = actions[indices.index(action)]
+            else:  # raises, naming the legal ones
+                chosen = self.encoder.action_for(self._position, action)
+        self.position = self.rules.apply(self._position, chosen)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == int(pyspiel.PlayerId.CHANCE):
+        if player == CHANCE_PLAYER:
             return self.rules.format_action(self.encoder.chance_outcome(action))
         return self.encoder.label_of(action)
 
     def is_terminal(self) -> bool:
-        return bool(self.rules.is_over(self.position))
+        return self._player == TERMINAL
 
     def returns(self) -> list[float]:
-        if not self.rules.is_over(self.position):
+        if self._player != TERMINAL:
             return [0.0] * self.rules.num_players
         return win_shares(self.rules, self.position)
 
@@ -179,7 +202,7 @@ class SpieltischObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: SpieltischState, player: int) -> None:
-        self.tensor[:] = self.encoder.observe(state.position, player)
+        self.tensor[:] = self.encoder.observe_array(state.position, player)
 
     def string_from(self, state: SpieltischState, player: int) -> str:
         return str(state)

@@ -13,9 +13,10 @@ from typing import Any
 
 from spieltisch.analysis.game_stats import Number, Totals, register_stats
 from spieltisch.core.protocol import Game, JsonValue
+from spieltisch.games.karolinchen.rules import Playout
 from spieltisch.games.karolinchen.state import KarolinchenState, Phase
 
-__all__ = ["karolinchen_collect", "karolinchen_summarize"]
+__all__ = ["karolinchen_collect", "karolinchen_summarize", "playout_totals"]
 
 _DRAWN_AT_START = (Phase.TAILS, Phase.START)
 """Phases before the start seat is known."""
@@ -31,7 +32,15 @@ def karolinchen_collect(
     """An eating phase is a step where the eaten fruits grow (only eating makes them grow)."""
     eatings = sum(_eaten(after) > _eaten(before) for before, after in pairwise(states))
     start = next(s.seat for s in states if s.phase not in _DRAWN_AT_START)
-    end = states[-1]
+    return _totals(game, start, states[-1], eatings)
+
+
+def playout_totals(game: Game[Any, Any], playout: Playout) -> Totals:
+    """The same numbers for a game of `Karolinchen.play_out`, which counts its eating phases."""
+    return _totals(game, playout.start.seat, playout.state, playout.eating_phases)
+
+
+def _totals(game: Game[Any, Any], start: int, end: KarolinchenState, eatings: int) -> Totals:
     fruits: list[Number] = list(game.scores(end))
     return {
         "eating_phases": eatings,

@@ -24,6 +24,9 @@ their turn depends on), but not the same games as `play_match`: the report says
 `"level": "turn"`, the games' statistics see only the positions between turns, and records of
 games (`play_match`, replays, tournaments) always hold the dice. `dice=True` (`--dice`) plays
 every roll, as any seat that needs dice (`random`, other games) does anyway.
+
+Karolinchen games are played by `Karolinchen.play_out`, the rolls between decisions on one
+mutable table: the same games, dice and statistics as one action at a time.
 """
 
 from __future__ import annotations
@@ -40,10 +43,13 @@ from typing import TYPE_CHECKING, Any
 
 from spieltisch.analysis import karolinchen_stats  # noqa: F401  (registers its statistics)
 from spieltisch.analysis.game_stats import StatsHook, Totals, add_totals, stats_hook
+from spieltisch.analysis.karolinchen_stats import playout_totals
 from spieltisch.bots.base import Bot, make_bot, read_bot_spec
+from spieltisch.bots.karolinchen import playout_seat
 from spieltisch.core.errors import InvalidOptions
 from spieltisch.core.protocol import CHANCE, Game, JsonValue
 from spieltisch.core.registry import game_class, make_game
+from spieltisch.games.karolinchen.rules import Karolinchen
 from spieltisch.games.pickomino.rules import Pickomino
 
 if TYPE_CHECKING:
@@ -229,19 +235,26 @@ class _Table:
         for bot, bot_seed in zip(bots, bot_seeds, strict=True):
             bot.rng.seed(bot_seed)  # as make_bot(game, name, bot_seed) would
         dice = random.Random(dice_seed)
+        totals: Totals | None = None
         if self.turns and isinstance(game, Pickomino):
             from spieltisch.analysis.turn_play import play_turns
 
             states: list[Any] = play_turns(game, self.drawers[variant], dice)
             actions: list[Any] = []
             turns = len(states) - 1
+        elif isinstance(game, Karolinchen):
+            playout = game.play_out(game.new_state(), [playout_seat(bot) for bot in bots], dice)
+            states, actions, turns = [playout.state], [], playout.decision_runs
+            totals = playout_totals(game, playout)
         else:
             states, actions, turns = self._play_dice(game, bots, dice)
         tally.games += 1
         tally.turns += turns
         tally.winners[tuple(game.winners(states[-1]))] += 1
         if self.hook is not None:
-            add_totals(tally.totals, self.hook.collect(game, states, actions))
+            if totals is None:
+                totals = self.hook.collect(game, states, actions)
+            add_totals(tally.totals, totals)
 
     def _play_dice(
         self, game: Game[Any, Any], bots: list[Bot], dice: random.Random

@@ -6,14 +6,14 @@ The generic `random` bot (any game) already lays a uniformly random card from th
 from __future__ import annotations
 
 import random
-from functools import cache
+from functools import cache, lru_cache
 from math import comb
 from typing import Any
 
 from spieltisch.bots.base import Bot, Bounded, register_bot
 from spieltisch.core.protocol import Game
 from spieltisch.games.karolinchen.data import COUNTS, DICE, NUM_FRUITS
-from spieltisch.games.karolinchen.rules import Karolinchen
+from spieltisch.games.karolinchen.rules import Chooser, Karolinchen, TableRule
 from spieltisch.games.karolinchen.state import (
     TAKE,
     Action,
@@ -24,16 +24,30 @@ from spieltisch.games.karolinchen.state import (
     dice_outcomes,
 )
 
-__all__ = ["ExpertBot", "GreedyBot", "greedy_fruit", "roll_gain"]
+__all__ = ["GREEDY_RULE", "ExpertBot", "GreedyBot", "greedy_fruit", "playout_seat", "roll_gain"]
 
 
 def greedy_fruit(state: KarolinchenState) -> int:
     """The hand card that takes the most dice from the middle now; on ties the fewest fruits."""
-    middle = state.middle
-    return max(
-        state.hand(state.seat),
-        key=lambda fruit: (min(middle[fruit], COUNTS[fruit]), -COUNTS[fruit]),
-    )
+    return _greedy_lay(state.middle, state.cards[state.seat]).fruit
+
+
+@lru_cache(maxsize=1 << 16)
+def _greedy_lay(middle: tuple[int, ...], laid: tuple[int, ...]) -> Lay:
+    hand = [fruit for fruit in range(NUM_FRUITS) if fruit not in laid]
+    return Lay(max(hand, key=lambda fruit: (min(middle[fruit], COUNTS[fruit]), -COUNTS[fruit])))
+
+
+def _greedy(phase: Phase, middle: tuple[int, ...], laid: tuple[int, ...]) -> Action:
+    if phase is Phase.CHOOSE:
+        return _greedy_lay(middle, laid)
+    if phase is Phase.TAKE:
+        return TAKE
+    raise ValueError(f"greedy cannot act in phase {phase}")
+
+
+GREEDY_RULE = TableRule(_greedy)
+"""Greedy's decision from the middle and its own cards, for `Karolinchen.play_out`."""
 
 
 @register_bot(Karolinchen.name)
@@ -43,11 +57,12 @@ class GreedyBot(Bot):
     game: Karolinchen
 
     def choose(self, state: KarolinchenState) -> Action:
-        if state.phase is Phase.CHOOSE:
-            return Lay(greedy_fruit(state))
-        if state.phase is Phase.TAKE:
-            return TAKE
-        raise ValueError(f"greedy cannot act in phase {state.phase}")
+        return _greedy(state.phase, state.middle, state.cards[state.seat])
+
+
+def playout_seat(bot: Bot) -> Chooser | TableRule:
+    """How `bot` decides in `Karolinchen.play_out`: greedy by its rule, any other by `choose`."""
+    return GREEDY_RULE if isinstance(bot, GreedyBot) else bot.choose
 
 
 # --- expert --------------------------------------------------------------------------------

@@ -78,6 +78,13 @@ class Game(ABC, Generic[S, A]):
         """One chance outcome drawn with `rng`; games may override with a faster equivalent."""
         return sample_exact(self.chance_outcomes(state), rng)
 
+    def resolve_chance(self, state: S, rng: random.Random) -> S:
+        """Chance outcomes drawn with `rng` (`sample_chance`) applied until a seat is to move
+        or the game is over; games may override with a faster equivalent."""
+        while self.to_move(state) == CHANCE:
+            state = self.apply(state, self.sample_chance(state, rng))
+        return state
+
     def is_over(self, state: S) -> bool:
         return self.to_move(state) is None
 

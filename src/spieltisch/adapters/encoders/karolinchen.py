@@ -18,7 +18,18 @@ import itertools
 from collections.abc import Hashable
 from typing import Any
 
-from spieltisch.adapters.encoding import ActionKey, Encoder, Field, VectorBuilder, relative_seats
+import numpy as np
+
+from spieltisch.adapters.encoding import (
+    ActionKey,
+    Encoder,
+    Field,
+    FloatVector,
+    VectorBuilder,
+    as_vector,
+    relative_seats,
+)
+from spieltisch.core.protocol import Game
 from spieltisch.games.karolinchen.data import DICE, FRUITS, NUM_FRUITS, TOTAL_FRUITS
 from spieltisch.games.karolinchen.state import (
     FirstSeat,
@@ -34,6 +45,8 @@ from spieltisch.games.karolinchen.state import (
 __all__ = ["PHASES", "KarolinchenEncoder"]
 
 PHASES = tuple(Phase)
+COUNTS_LIMIT = 50_000
+"""Remembered parts of fruits eaten and covered; more and they are forgotten and built again."""
 
 
 def row_places(cards: tuple[int, ...]) -> list[int]:
@@ -45,6 +58,16 @@ def row_places(cards: tuple[int, ...]) -> list[int]:
 
 
 class KarolinchenEncoder(Encoder):
+    keys_ignore_position = True
+
+    def __init__(self, game: Game[Any, Any]) -> None:
+        super().__init__(game)
+        self._heads: dict[tuple[Phase, int], FloatVector] = {}
+        self._middles: dict[tuple[int, ...], FloatVector] = {}
+        self._seats = [relative_seats(seat, self.players) for seat in range(self.players)]
+        self._rows_of: dict[tuple[int, ...], tuple[FloatVector, FloatVector]] = {}
+        self._counts_of: dict[tuple[tuple[int, ...], tuple[int, ...], int], FloatVector] = {}
+
     def vocabulary(self) -> list[ActionKey]:
         lays: list[ActionKey] = [("lay", fruit) for fruit in range(NUM_FRUITS)]
         return [*lays, ("take",), ("leave",)]
@@ -71,6 +94,9 @@ class KarolinchenEncoder(Encoder):
         ]
         return rolls + seats + tails
 
+    def chance_key(self, state: KarolinchenState) -> Hashable:
+        return (state.phase, state.dice_in_middle)
+
     def fields(self) -> list[Field]:
         players = self.players
         return [
@@ -89,16 +115,77 @@ class KarolinchenEncoder(Encoder):
         ]
 
     def observe(self, state: KarolinchenState, seat: int) -> list[float]:
+        return [
+            *self._head(state.phase, (state.seat - seat) % self.players),
+            *self._middle(state.middle),
+            *self._rows(state.cards, seat),
+            *self._counts(state.eaten, state.covered, seat),
+        ]
+
+    def observe_array(self, state: KarolinchenState, seat: int) -> FloatVector:
+        """Put together from parts remembered by what each depends on: the phase and the
+        mover, the middle, each seat's row of cards, the fruits eaten and covered."""
+        mover = (state.seat - seat) % self.players
+        head = self._heads.get((state.phase, mover))
+        if head is None:
+            head = self._heads[state.phase, mover] = as_vector(self._head(state.phase, mover))
+        middle = self._middles.get(state.middle)
+        if middle is None:
+            middle = self._middles[state.middle] = as_vector(self._middle(state.middle))
+        rows = [self._row_parts(state.cards[other]) for other in self._seats[seat]]
+        counts = self._remembered_counts(state.eaten, state.covered, seat)
+        return np.concatenate(
+            (head, middle, *(places for places, _ in rows), *(card for _, card in rows), counts)
+        )
+
+    def _row_parts(self, row: tuple[int, ...]) -> tuple[FloatVector, FloatVector]:
+        """One seat's places of its cards and its current card, as in `_rows`."""
+        parts = self._rows_of.get(row)
+        if parts is None:
+            places, current = VectorBuilder(), VectorBuilder()
+            places.scaled(row_places(row), NUM_FRUITS)
+            current.one_hot(row[-1] if row else None, NUM_FRUITS)
+            parts = self._rows_of[row] = (as_vector(places.values), as_vector(current.values))
+        return parts
+
+    def _remembered_counts(
+        self, eaten: tuple[int, ...], covered: tuple[int, ...], seat: int
+    ) -> FloatVector:
+        counts = self._counts_of.get((eaten, covered, seat))
+        if counts is None:
+            if len(self._counts_of) >= COUNTS_LIMIT:
+                self._counts_of.clear()
+            counts = as_vector(self._counts(eaten, covered, seat))
+            self._counts_of[eaten, covered, seat] = counts
+        return counts
+
+    def _head(self, phase: Phase, mover: int) -> list[float]:
+        """The phase and the seat to move, `mover` seats after the observer."""
+        vector = VectorBuilder()
+        vector.one_hot(PHASES.index(phase), len(PHASES))
+        vector.one_hot(mover, self.players)
+        return vector.values
+
+    def _middle(self, middle: tuple[int, ...]) -> list[float]:
+        vector = VectorBuilder()
+        vector.scaled(middle, DICE)
+        return vector.values
+
+    def _rows(self, cards: tuple[tuple[int, ...], ...], seat: int) -> list[float]:
+        """Each seat's row of cards and its current card."""
         seats = relative_seats(seat, self.players)
         vector = VectorBuilder()
-        vector.one_hot(PHASES.index(state.phase), len(PHASES))
-        vector.one_hot(seats.index(state.seat), self.players)
-        vector.scaled(state.middle, DICE)
         for other in seats:
-            vector.scaled(row_places(state.cards[other]), NUM_FRUITS)
+            vector.scaled(row_places(cards[other]), NUM_FRUITS)
         for other in seats:
-            cards = state.cards[other]
-            vector.one_hot(cards[-1] if cards else None, NUM_FRUITS)
-        vector.scaled((state.eaten[other] for other in seats), TOTAL_FRUITS)
-        vector.scaled((state.covered[other] for other in seats), TOTAL_FRUITS)
+            row = cards[other]
+            vector.one_hot(row[-1] if row else None, NUM_FRUITS)
+        return vector.values
+
+    def _counts(self, eaten: tuple[int, ...], covered: tuple[int, ...], seat: int) -> list[float]:
+        """Each seat's fruits eaten and covered."""
+        seats = relative_seats(seat, self.players)
+        vector = VectorBuilder()
+        vector.scaled((eaten[other] for other in seats), TOTAL_FRUITS)
+        vector.scaled((covered[other] for other in seats), TOTAL_FRUITS)
         return vector.values

@@ -16,8 +16,19 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from spieltisch.adapters.encoding import ActionKey, Encoder, Field, VectorBuilder, relative_seats
-from spieltisch.games.pickomino.data import DICE, FACE_SYMBOLS, NUM_FACES, TILES
+import numpy as np
+
+from spieltisch.adapters.encoding import (
+    ActionKey,
+    Encoder,
+    Field,
+    FloatVector,
+    VectorBuilder,
+    as_vector,
+    relative_seats,
+)
+from spieltisch.core.protocol import Game
+from spieltisch.games.pickomino.data import DICE, FACE_SYMBOLS, FACE_VALUES, NUM_FACES, TILES
 from spieltisch.games.pickomino.state import (
     FirstSeat,
     Phase,
@@ -33,6 +44,9 @@ __all__ = ["PHASES", "PickominoEncoder"]
 PHASES = (Phase.START, Phase.ROLL, Phase.CHOOSE, Phase.DECIDE, Phase.OVER)
 CLAIMS = ("steal", "grill", "none")
 MAX_WORMS = sum((tile - 17) // 4 for tile in TILES)
+DICE_PARTS_LIMIT = 50_000
+"""Remembered dice parts of observations; more and they are forgotten and built again."""
+Stacks = tuple[tuple[int, ...], ...]
 
 
 def stack_places(stack: tuple[int, ...]) -> list[int]:
@@ -44,6 +58,14 @@ def stack_places(stack: tuple[int, ...]) -> list[int]:
 
 
 class PickominoEncoder(Encoder):
+    keys_ignore_position = True
+
+    def __init__(self, game: Game[Any, Any]) -> None:
+        super().__init__(game)
+        self._heads: dict[tuple[Phase, int], FloatVector] = {}
+        self._boards: dict[int, tuple[tuple[int, ...], Stacks, FloatVector]] = {}
+        self._dice_parts: dict[tuple[tuple[int, ...], tuple[int, ...]], FloatVector] = {}
+
     def vocabulary(self) -> list[ActionKey]:
         takes: list[ActionKey] = [("take", face) for face in range(NUM_FACES)]
         return [*takes, ("roll",), *[("stop", claim) for claim in CLAIMS]]
@@ -68,6 +90,9 @@ class PickominoEncoder(Encoder):
         ]
         return rolls + [FirstSeat(seat) for seat in range(self.players)]
 
+    def chance_key(self, state: PickominoState) -> Hashable:
+        return (state.phase, state.dice_left)
+
     def fields(self) -> list[Field]:
         tiles, players = len(TILES), self.players
         return [
@@ -89,11 +114,48 @@ class PickominoEncoder(Encoder):
         ]
 
     def observe(self, state: PickominoState, seat: int) -> list[float]:
+        return [
+            *self._head(state.phase, (state.seat - seat) % self.players),
+            *self._board(state, seat),
+            *self._dice(state.kept, state.rolled),
+        ]
+
+    def observe_array(self, state: PickominoState, seat: int) -> FloatVector:
+        """Put together from parts remembered by what each depends on: the phase and the
+        mover, the tiles (a turn long), the dice."""
+        mover = (state.seat - seat) % self.players
+        head = self._heads.get((state.phase, mover))
+        if head is None:
+            head = self._heads[state.phase, mover] = as_vector(self._head(state.phase, mover))
+        board = self._boards.get(seat)
+        if board is None or board[0] is not state.grill or board[1] is not state.stacks:
+            board = self._boards[seat] = (
+                state.grill,
+                state.stacks,
+                as_vector(self._board(state, seat)),
+            )
+        return np.concatenate((head, board[2], self._dice_vector(state.kept, state.rolled)))
+
+    def _dice_vector(self, kept: tuple[int, ...], rolled: tuple[int, ...]) -> FloatVector:
+        dice = self._dice_parts.get((kept, rolled))
+        if dice is None:
+            if len(self._dice_parts) >= DICE_PARTS_LIMIT:
+                self._dice_parts.clear()
+            dice = self._dice_parts[kept, rolled] = as_vector(self._dice(kept, rolled))
+        return dice
+
+    def _head(self, phase: Phase, mover: int) -> list[float]:
+        """The phase and the seat to move, `mover` seats after the observer."""
+        vector = VectorBuilder()
+        vector.one_hot(PHASES.index(phase), len(PHASES))
+        vector.one_hot(mover, self.players)
+        return vector.values
+
+    def _board(self, state: PickominoState, seat: int) -> list[float]:
+        """The grill, the tiles out of the game, the stacks and the scores."""
         tiles = len(TILES)
         seats = relative_seats(seat, self.players)
         vector = VectorBuilder()
-        vector.one_hot(PHASES.index(state.phase), len(PHASES))
-        vector.one_hot(seats.index(state.seat), self.players)
         grill, out = set(state.grill), set(state.out_of_game)  # a property: compute it once
         vector.flags(tile in grill for tile in TILES)
         vector.flags(tile in out for tile in TILES)
@@ -104,7 +166,12 @@ class PickominoEncoder(Encoder):
             vector.one_hot(None if top is None else top - TILES[0], tiles)
         scores = self.game.scores(state)
         vector.scaled((scores[other] for other in seats), MAX_WORMS)
-        vector.scaled(state.kept, DICE)
-        vector.scaled(state.rolled, DICE)
-        vector.scaled([state.total], 40)
+        return vector.values
+
+    def _dice(self, kept: tuple[int, ...], rolled: tuple[int, ...]) -> list[float]:
+        """The dice set aside, the roll waiting for a choice and the sum set aside."""
+        vector = VectorBuilder()
+        vector.scaled(kept, DICE)
+        vector.scaled(rolled, DICE)
+        vector.scaled([sum(c * v for c, v in zip(kept, FACE_VALUES, strict=True))], 40)
         return vector.values

@@ -10,9 +10,11 @@ which card to lay next and, when the `auto_take` option is off, whether to take 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from dataclasses import replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import cache
+from typing import NamedTuple
 
 from spieltisch.core.errors import IllegalAction
 from spieltisch.core.options import options_to_json, parse_options
@@ -38,10 +40,38 @@ from spieltisch.games.karolinchen.state import (
     dice_outcomes,
     dice_sampler,
     laid_fruits,
+    roll_counts,
     tail_outcomes,
 )
 
-__all__ = ["Karolinchen"]
+__all__ = ["Chooser", "Karolinchen", "Playout", "TableRule"]
+
+Chooser = Callable[[KarolinchenState], Action]
+"""A seat's decision in a position: the card to lay, or whether to take the dice."""
+
+
+@dataclass(frozen=True)
+class TableRule:
+    """A decision that depends only on the phase, the dice in the middle and the seat's laid
+    cards (as greedy's): `play_out` asks it without building the position."""
+
+    decide: Callable[[Phase, tuple[int, ...], tuple[int, ...]], Action]
+
+
+class Playout(NamedTuple):
+    """A game played on to its end by `Karolinchen.play_out`."""
+
+    start: KarolinchenState
+    """The position where play began (after the tails and the start seat were drawn)."""
+    state: KarolinchenState
+    """The last position."""
+    eating_phases: int
+    decision_runs: int
+    """Runs of decisions by one seat (a seat's decisions in a row count once)."""
+
+
+ROLL, CHOOSE, OVER = Phase.ROLL, Phase.CHOOSE, Phase.OVER
+"""The phases the forced steps end in, as names of this module (looked up on every step)."""
 
 TOLD_STEPS = frozenset({"take", "none", "full", "eat", "grow"})
 """The steps of an action that a table's log tells (`Karolinchen.story`)."""
@@ -50,7 +80,18 @@ TOLD_STEPS = frozenset({"take", "none", "full", "eat", "grow"})
 class _Table:
     """A position being worked on inside one `apply`: mutable, never seen outside."""
 
-    __slots__ = ("cards", "covered", "eaten", "log", "middle", "players", "seat", "turn")
+    __slots__ = (
+        "cards",
+        "covered",
+        "eaten",
+        "eatings",
+        "free",
+        "log",
+        "middle",
+        "players",
+        "seat",
+        "turn",
+    )
 
     def __init__(self, state: KarolinchenState, log: list[Step] | None) -> None:
         self.seat = state.seat
@@ -58,9 +99,13 @@ class _Table:
         self.cards = list(state.cards)
         self.eaten = list(state.eaten)
         self.covered = list(state.covered)
+        self.free = [laid_fruits(cards) for cards in state.cards]
+        for seat in range(len(self.free)):
+            self.free[seat] -= self.eaten[seat] + self.covered[seat]
         self.turn = state.turn
         self.players = len(state.cards)
         self.log = log
+        self.eatings = 0  # eating phases since the table was set up
 
     def state(self, phase: Phase) -> KarolinchenState:
         middle = NO_DICE if phase is Phase.ROLL else tuple(self.middle)
@@ -74,60 +119,67 @@ class _Table:
             self.turn,
         )
 
-    def free(self, seat: int) -> int:
-        return laid_fruits(self.cards[seat]) - self.eaten[seat] - self.covered[seat]
-
 
 # --- the forced steps of a turn ----------------------------------------------------------------
-def _place(table: _Table) -> KarolinchenState:
+def _place(table: _Table) -> Phase:
     """The seat to move puts matching dice on its current card, up to its free fruits; then it
-    wins, chooses its next card, or its turn ends."""
-    seat = table.seat
-    cards = table.cards[seat]
-    fruit = cards[-1]
-    free = table.free(seat)
-    count = min(table.middle[fruit], free)
-    if count:
-        table.middle[fruit] -= count
-        table.covered[seat] += count
-    if table.log is not None:
-        table.log.append(Step("take" if count else "none", seat, fruit, count))
-    if count < free:
-        return _end_turn(table)
-    if len(cards) == NUM_FRUITS:
-        if table.log is not None:
-            table.log.append(Step("win", seat, fruit))
-        return table.state(Phase.OVER)
-    if table.log is not None:
-        table.log.append(Step("full", seat, fruit))
-    return table.state(Phase.CHOOSE)
+    wins or chooses its next card, or its turn ends and the next seat begins its turn, placing
+    in turn while dice match: until a seat must roll."""
+    middle, log = table.middle, table.log
+    while True:
+        seat = table.seat
+        cards = table.cards[seat]
+        fruit = cards[-1]
+        free = table.free[seat]
+        count = middle[fruit] if middle[fruit] < free else free
+        if count:
+            middle[fruit] -= count
+            table.covered[seat] += count
+            table.free[seat] = free - count
+        if log is not None:
+            log.append(Step("take" if count else "none", seat, fruit, count))
+        if count == free:
+            return _full(table, fruit, len(cards) == NUM_FRUITS)
+        table.turn += 1
+        table.seat = (seat + 1) % table.players
+        if not _begin_turn(table):
+            return ROLL
 
 
-def _end_turn(table: _Table) -> KarolinchenState:
-    """Eat if the middle is empty, then the next seat looks at the middle."""
+def _full(table: _Table, fruit: int, last: bool) -> Phase:
+    """The current card is full: the last card wins, else the seat chooses its next card."""
+    if table.log is not None:
+        table.log.append(Step("win" if last else "full", table.seat, fruit))
+    return OVER if last else CHOOSE
+
+
+def _end_turn(table: _Table) -> Phase:
+    """The turn ends; the next seat begins its turn."""
     table.turn += 1
     table.seat = (table.seat + 1) % table.players
+    return _place(table) if _begin_turn(table) else ROLL
+
+
+def _begin_turn(table: _Table) -> bool:
+    """The worms eat first if the middle is empty; then the seat to move looks at the middle.
+    Whether matching dice lie there to take without rolling (else it rolls)."""
+    seat, log = table.seat, table.log
+    fruit = table.cards[seat][-1]
     if not any(table.middle):
         _eat(table)
-        if table.log is not None:
-            table.log.append(Step("turn", table.seat, table.cards[table.seat][-1]))
-            table.log.append(Step("roll", table.seat, number=DICE))
-        return table.state(Phase.ROLL)
-    return _look(table)
-
-
-def _look(table: _Table) -> KarolinchenState:
-    """Matching dice in the middle are taken without rolling; otherwise the seat rolls them."""
-    fruit = table.cards[table.seat][-1]
-    if table.log is not None:
-        table.log.append(Step("turn", table.seat, fruit))
+        if log is not None:
+            log.append(Step("turn", seat, fruit))
+            log.append(Step("roll", seat, number=DICE))
+        return False
+    if log is not None:
+        log.append(Step("turn", seat, fruit))
     if table.middle[fruit]:
-        return _place(table)
-    if table.log is not None:
+        return True
+    if log is not None:
         waiting = sum(table.middle)
-        table.log.append(Step("miss", table.seat, fruit, waiting))
-        table.log.append(Step("roll", table.seat, number=waiting))
-    return table.state(Phase.ROLL)
+        log.append(Step("miss", seat, fruit, waiting))
+        log.append(Step("roll", seat, number=waiting))
+    return False
 
 
 def _eat(table: _Table) -> None:
@@ -142,6 +194,7 @@ def _eat(table: _Table) -> None:
     if table.log is not None:
         table.log.extend(grown)
     table.middle = list(NO_DICE)
+    table.eatings += 1
 
 
 def _grown(seat: int, cards: tuple[int, ...], before: int, after: int) -> list[Step]:
@@ -152,6 +205,43 @@ def _grown(seat: int, cards: tuple[int, ...], before: int, after: int) -> list[S
         if before < end <= after:
             steps.append(Step("grow", seat, fruit))
     return steps
+
+
+def _draw_roll(dice: int, rng: random.Random) -> Dice:
+    """A roll of `dice` dice: one draw among the 6**dice equally likely faces of the dice,
+    the draw of `rng.randrange(6**dice)` (random bits, refused while too large), inlined."""
+    rolls = dice_sampler(dice)
+    bits = _ROLL_BITS[dice]
+    draw = rng.getrandbits(bits)
+    while draw >= len(rolls):
+        draw = rng.getrandbits(bits)
+    return rolls[draw]
+
+
+def _roll_on(table: _Table, phase: Phase, rng: random.Random) -> Phase:
+    """Roll (the dice dealt into the middle, or the seat's roll) while the phase asks for a
+    roll: the phase where a seat decides or the game is over. Each roll is the draw of
+    `_draw_roll`, inlined with names bound here: this is the hot path of whole games."""
+    faces, bits_of, getrandbits, place = _roll_faces(), _ROLL_BITS, rng.getrandbits, _place
+    while phase is ROLL or phase is Phase.DEAL:
+        dice = DICE - sum(table.covered)
+        rolls, bits = faces[dice], bits_of[dice]
+        draw = getrandbits(bits)
+        while draw >= len(rolls):
+            draw = getrandbits(bits)
+        table.middle = list(rolls[draw])
+        phase = place(table) if phase is ROLL or _begin_turn(table) else ROLL
+    return phase
+
+
+@cache
+def _roll_faces() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """For 0 to 6 dice, the colour counts of each face sequence, in `dice_sampler`'s order."""
+    return tuple(tuple(roll.counts for roll in dice_sampler(dice)) for dice in range(DICE + 1))
+
+
+_ROLL_BITS = tuple((NUM_FRUITS**dice).bit_length() for dice in range(DICE + 1))
+"""Random bits for one draw among the face sequences of 0..6 dice."""
 
 
 # --- the game ------------------------------------------------------------------------------
@@ -166,6 +256,7 @@ class Karolinchen(Game[KarolinchenState, Action]):
     def __init__(self, options: Mapping[str, JsonValue] | None = None) -> None:
         self.options = parse_options(KarolinchenOptions, options)
         self._players = self.options.players
+        self._initial = self._first_state()  # a state never changes: one serves every game
 
     @property
     def num_players(self) -> int:
@@ -176,6 +267,9 @@ class Karolinchen(Game[KarolinchenState, Action]):
 
     # --- positions and moves ----------------------------------------------------------------
     def new_state(self) -> KarolinchenState:
+        return self._initial
+
+    def _first_state(self) -> KarolinchenState:
         players = self._players
         start = self.options.start_seat
         seat = start if isinstance(start, int) else 0
@@ -215,8 +309,7 @@ class Karolinchen(Game[KarolinchenState, Action]):
     def sample_chance(self, state: KarolinchenState, rng: random.Random) -> Action:
         phase = state.phase
         if phase is Phase.ROLL or phase is Phase.DEAL:
-            table = dice_sampler(state.dice_in_middle)
-            return table[rng.randrange(len(table))]
+            return _draw_roll(state.dice_in_middle, rng)
         if phase is Phase.START:
             return FirstSeat(rng.randrange(self._players))
         if phase is Phase.TAILS:
@@ -237,16 +330,14 @@ class Karolinchen(Game[KarolinchenState, Action]):
         self, state: KarolinchenState, action: Action, log: list[Step] | None
     ) -> KarolinchenState:
         phase = state.phase
-        if phase is Phase.ROLL and type(action) is Dice:
-            return self._apply_roll(state, action, log)
-        if phase is Phase.CHOOSE and type(action) is Lay:
-            return self._apply_lay(state, action.fruit, log)
-        if phase is Phase.TAKE and type(action) in (Take, Leave):
+        if phase is Phase.ROLL or phase is Phase.CHOOSE or phase is Phase.TAKE:
             table = _Table(state, log)
-            return _place(table) if type(action) is Take else _end_turn(table)
+            return table.state(self._step(table, phase, action))
         if phase is Phase.DEAL and type(action) is Dice:
-            self._check_roll(state, action)
-            return _look(_Table(replace(state, middle=action.counts), log))
+            self._check_roll(state.dice_in_middle, action)
+            table = _Table(state, log)
+            table.middle = list(action.counts)
+            return table.state(_place(table) if _begin_turn(table) else ROLL)
         if phase is Phase.START and type(action) is FirstSeat:
             if not 0 <= action.seat < self._players:
                 raise IllegalAction(f"there is no seat {action.seat}")
@@ -255,30 +346,69 @@ class Karolinchen(Game[KarolinchenState, Action]):
             return self._apply_tails(state, action.fruits)
         raise IllegalAction(self._phase_error(state, action))
 
-    def _apply_roll(
-        self, state: KarolinchenState, dice: Dice, log: list[Step] | None
-    ) -> KarolinchenState:
-        self._check_roll(state, dice)
-        table = _Table(state, log)
-        table.middle = list(dice.counts)
-        return _place(table)
+    def play_out(
+        self,
+        state: KarolinchenState,
+        seats: Sequence[Chooser | TableRule],
+        rng: random.Random,
+    ) -> Playout:
+        """Play on from `state` to the end, each chance outcome drawn from `rng` as
+        `sample_chance` draws it and each decision of seat s made by `seats[s]`: the same
+        game as applying one action at a time, but the rolls between decisions are played on
+        one mutable table, without a position for each."""
+        while state.phase is Phase.TAILS or state.phase is Phase.START:
+            state = self.apply(state, self.sample_chance(state, rng))
+        table = _Table(state, None)
+        phase = _roll_on(table, state.phase, rng)
+        runs, last = 0, -1
+        while phase is not OVER:
+            seat = table.seat
+            if seat != last:
+                runs, last = runs + 1, seat
+            decision = seats[seat]
+            if isinstance(decision, TableRule):
+                action = decision.decide(phase, tuple(table.middle), table.cards[seat])
+            else:
+                action = decision(table.state(phase))
+            phase = _roll_on(table, self._step(table, phase, action), rng)
+        return Playout(state, table.state(phase), table.eatings, runs)
 
-    def _check_roll(self, state: KarolinchenState, dice: Dice) -> None:
-        counts = dice.counts
-        if len(counts) != NUM_FRUITS or min(counts) < 0 or sum(counts) != state.dice_in_middle:
-            raise IllegalAction(f"a roll must show exactly {state.dice_in_middle} dice")
+    def resolve_chance(self, state: KarolinchenState, rng: random.Random) -> KarolinchenState:
+        """Chance outcomes drawn from `rng` as `sample_chance` draws them, applied until a
+        seat is to decide or the game is over; the rolls on one mutable table."""
+        while state.phase is Phase.TAILS or state.phase is Phase.START:
+            state = self.apply(state, self.sample_chance(state, rng))
+        if state.phase is not Phase.DEAL and state.phase is not Phase.ROLL:
+            return state
+        table = _Table(state, None)
+        return table.state(_roll_on(table, state.phase, rng))
 
-    def _apply_lay(
-        self, state: KarolinchenState, fruit: int, log: list[Step] | None
-    ) -> KarolinchenState:
-        seat = state.seat
-        if not 0 <= fruit < NUM_FRUITS or fruit in state.cards[seat]:
-            raise IllegalAction(self._lay_error(state, fruit))
-        table = _Table(state, log)
-        table.cards[seat] = (*state.cards[seat], fruit)
-        if self.options.auto_take or not state.middle[fruit]:
+    def _step(self, table: _Table, phase: Phase, action: Action) -> Phase:
+        """`action` in a position of a turn (a roll or a decision) on the table; the phase
+        after it. Raises `IllegalAction` before the table is changed."""
+        if phase is Phase.ROLL and type(action) is Dice:
+            self._check_roll(DICE - sum(table.covered), action)
+            table.middle = list(action.counts)
             return _place(table)
-        return table.state(Phase.TAKE)
+        if phase is Phase.CHOOSE and type(action) is Lay:
+            return self._lay(table, action.fruit)
+        if phase is Phase.TAKE and (type(action) is Take or type(action) is Leave):
+            return _place(table) if type(action) is Take else _end_turn(table)
+        raise IllegalAction(self._phase_error(table.state(phase), action))
+
+    def _check_roll(self, dice: int, roll: Dice) -> None:
+        if not isinstance(roll.counts, tuple) or roll.counts not in roll_counts(dice):
+            raise IllegalAction(f"a roll must show exactly {dice} dice")
+
+    def _lay(self, table: _Table, fruit: int) -> Phase:
+        seat = table.seat
+        if not 0 <= fruit < NUM_FRUITS or fruit in table.cards[seat]:
+            raise IllegalAction(self._lay_error(table.state(Phase.CHOOSE), fruit))
+        table.cards[seat] = (*table.cards[seat], fruit)
+        table.free[seat] = COUNTS[fruit]
+        if self.options.auto_take or not table.middle[fruit]:
+            return _place(table)
+        return Phase.TAKE
 
     def _apply_tails(self, state: KarolinchenState, fruits: tuple[int, ...]) -> KarolinchenState:
         if (

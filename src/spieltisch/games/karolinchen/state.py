@@ -32,6 +32,7 @@ __all__ = [
     "dice_outcomes",
     "dice_sampler",
     "laid_fruits",
+    "roll_counts",
     "tail_outcomes",
 ]
 
@@ -180,6 +181,12 @@ def laid_fruits(cards: tuple[int, ...]) -> int:
 def dice_outcomes(dice: int) -> tuple[tuple[Dice, Fraction], ...]:
     """Every roll of `dice` dice as colour counts, with its exact multinomial probability."""
     return tuple((Dice(counts), p) for counts, p in multinomial_outcomes(dice, NUM_FRUITS))
+
+
+@cache
+def roll_counts(dice: int) -> frozenset[tuple[int, ...]]:
+    """Every roll of `dice` dice as colour counts (for checking a roll at a glance)."""
+    return frozenset(outcome.counts for outcome, _ in dice_outcomes(dice))
 
 
 @cache

@@ -35,6 +35,9 @@ from spieltisch.games.pickomino.state import (
 
 __all__ = ["Pickomino"]
 
+FACE_BITS = NUM_FACES.bit_length()
+"""Random bits for one die: a draw of them from 6 up is refused and drawn again."""
+
 
 # --- the game ------------------------------------------------------------------------------
 @register_game
@@ -87,9 +90,12 @@ class Pickomino(Game[PickominoState, Action]):
 
     def sample_chance(self, state: PickominoState, rng: random.Random) -> Action:
         if state.phase is Phase.ROLL:
-            counts = [0] * NUM_FACES
+            counts, getrandbits = [0] * NUM_FACES, rng.getrandbits
             for _ in range(state.dice_left):
-                counts[rng.randrange(NUM_FACES)] += 1
+                face = getrandbits(FACE_BITS)  # the draw of rng.randrange(6), inlined
+                while face >= NUM_FACES:
+                    face = getrandbits(FACE_BITS)
+                counts[face] += 1
             return Dice(tuple(counts))
         if state.phase is Phase.START:
             return FirstSeat(rng.randrange(self.num_players))
