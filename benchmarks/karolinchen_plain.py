@@ -170,6 +170,15 @@ def paired(first: Run, second: Run, games: int, rounds: int) -> tuple[float, flo
     )
 
 
+def games_per_second(seconds: float) -> float:
+    """This simulator's two-player games per processor second, over about `seconds`."""
+    games, spent, seed = 0, 0.0, 0
+    while spent < seconds:
+        spent += processor_seconds(simulate, 500, seed)
+        games, seed = games + 500, seed + 1
+    return games / spent
+
+
 def measure_ratio(games: int = 4000, rounds: int = 4) -> dict[str, float]:
     """Games per processor second of this plain simulator, of the engine's own loop
     (`engine_play`) and of `simulate` (`engine_simulate`), and the ratios of their times per

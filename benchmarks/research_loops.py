@@ -102,6 +102,16 @@ def measure(
     return {name: games_per_second(make_loop(name), seconds, rounds) for name in loops}
 
 
+def pettingzoo_games_per_second(seconds: float) -> float:
+    """Random Pickomino games per processor second through the AEC loop (for `run.py`)."""
+    return games_per_second(make_loop("pettingzoo_pickomino"), seconds, 1)
+
+
+def openspiel_games_per_second(seconds: float) -> float:
+    """Random Pickomino games per processor second through OpenSpiel (for `run.py`)."""
+    return games_per_second(make_loop("openspiel_pickomino"), seconds, 1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one run")
