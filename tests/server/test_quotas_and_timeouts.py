@@ -176,3 +176,24 @@ def test_a_websocket_outlives_the_request_timeout(tmp_path: Path) -> None:
             time.sleep(1.5)  # three request timeouts: the socket must still be open
             ws.send('{"type": "sync"}')
             assert '"type":"state"' in str(ws.recv(timeout=30))
+
+
+def test_memory_keeps_only_the_latest_finished_games(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        lobby = Lobby(Store(db_url(tmp_path, "kept")), 0.0, ManualClock(), executor=threads())
+        lobby.finished_kept = 2
+        made = []
+        for seed in range(4):
+            bots = [SeatSpec("greedy"), SeatSpec("greedy")]
+            table = lobby.create("pickomino", {}, bots, seed=seed)
+            while not lobby.tables[table.id].over:
+                await lobby._bot_turn(table.id)
+            made.append(table)
+        assert set(lobby.tables) == {made[2].id, made[3].id}
+        assert {t.id for t in lobby.finished_tables(20)} == {made[2].id, made[3].id}
+        again = lobby.get(made[0].id)  # read from the database when asked for
+        assert again.over and again.record().actions == made[0].record().actions
+        assert made[2].id not in lobby.tables  # and the oldest in memory made room
+        await lobby.close()
+
+    asyncio.run(scenario())

@@ -108,6 +108,9 @@ class Lobby:
     connections: dict[str, set[Connection]] = field(default_factory=dict)
     timers: dict[str, _Timers] = field(default_factory=dict)
     unavailable: dict[str, TableRow] = field(default_factory=dict)  # storage down
+    finished_kept: int = 500  # finished games kept in memory (the others are read on demand)
+    stored_away: set[str] = field(default_factory=set)  # finished games not in memory
+    _finished: list[str] = field(default_factory=list)  # finished games in memory, oldest first
     _queue: list[_Save] = field(default_factory=list)  # saves for the next transaction
     _recovering: set[asyncio.Task[None]] = field(default_factory=set)
     _writer: asyncio.Task[None] | None = None
@@ -133,6 +136,8 @@ class Lobby:
                 self._mark_broken(row.id, _reason(error))
                 continue
             self.tables[row.id] = table
+            if table.over:
+                self._keep_finished(row.id)
         self.broken.update(self.store.broken())
         self.closed.update(self.store.closed())
 
@@ -272,6 +277,8 @@ class Lobby:
 
     def get(self, table_id: str) -> LiveTable:
         table = self.tables.get(table_id)
+        if table is None and table_id in self.stored_away:
+            return self._fetch_finished(table_id)
         if table is None and table_id in self.unavailable:
             raise TableError(
                 "unavailable",
@@ -293,6 +300,17 @@ class Lobby:
             raise TableError(
                 "no_table", f"There is no table '{table_id}'; it may have been closed."
             )
+        return table
+
+    def _fetch_finished(self, table_id: str) -> LiveTable:
+        """A finished game that left memory, read again (and kept among the latest)."""
+        row = self.store.table(table_id)
+        if row is None:
+            raise TableError("no_table", f"There is no table '{table_id}'.")
+        table = self._load(row)
+        self.stored_away.discard(table_id)
+        self.tables[table_id] = table
+        self._keep_finished(table_id)
         return table
 
     def open_tables(self) -> list[LiveTable]:
@@ -383,6 +401,22 @@ class Lobby:
         await self.save(table)
         self._schedule(table)
         await self.push(table)
+        if table.over:
+            self._keep_finished(table.id)
+
+    def _keep_finished(self, table_id: str) -> None:
+        """Memory holds the latest `finished_kept` finished games; an older one is read from
+        the database again when somebody asks for it (its record or replay)."""
+        if table_id in self._finished:
+            return
+        self._finished.append(table_id)
+        while len(self._finished) > self.finished_kept:
+            oldest = self._finished.pop(0)
+            if oldest in self.tables and not self.connections.get(oldest):
+                del self.tables[oldest]
+                self.timers.pop(oldest, None)
+                self.connections.pop(oldest, None)
+                self.stored_away.add(oldest)
 
     async def save(self, table: LiveTable) -> None:
         """Return once the table's queued changes are committed (with other tables' changes).

@@ -315,20 +315,13 @@ class Store:
         with self.engine.connect() as db:
             query = select(_TABLES).where(kept).order_by(_TABLES.c.created)
             rows = db.execute(query).all()
-        return [
-            TableRow(
-                r.id,
-                r.game,
-                json.loads(r.options),
-                r.seed,
-                r.clock,
-                r.created,
-                r.secret,
-                bool(r.seeded),
-                r.pace or "normal",
-            )
-            for r in rows
-        ]
+        return [_table_row(r) for r in rows]
+
+    def table(self, table_id: str) -> TableRow | None:
+        """One table's setup (broken or closed ones too), or None."""
+        with self.engine.connect() as db:
+            found = db.execute(select(_TABLES).where(_TABLES.c.id == table_id)).first()
+        return None if found is None else _table_row(found)
 
     def broken(self) -> dict[str, str]:
         """The tables marked broken, with the reason each could not be loaded."""
@@ -423,6 +416,20 @@ def _why(error: SQLAlchemyError) -> str:
     if "readonly" in reason or "read-only" in reason:
         return f"{reason}. Give the server a database it can write to."
     return reason
+
+
+def _table_row(r: Any) -> TableRow:
+    return TableRow(
+        r.id,
+        r.game,
+        json.loads(r.options),
+        r.seed,
+        r.clock,
+        r.created,
+        r.secret,
+        bool(r.seeded),
+        r.pace or "normal",
+    )
 
 
 def _entry_values(table_id: str, entry: EntryRow) -> dict[str, Any]:
