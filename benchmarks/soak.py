@@ -63,8 +63,9 @@ def soak(args: argparse.Namespace, server: subprocess.Popen[bytes], base: str) -
         for number in range(args.tables):
             new_table(client, number)
         started = time.monotonic()
-        while (elapsed := time.monotonic() - started) < args.minutes * 60:
+        while time.monotonic() - started < args.minutes * 60:
             time.sleep(args.every)
+            elapsed = time.monotonic() - started
             running = len(client.get("/api/tables").json())
             for _ in range(args.tables - running):
                 new_table(client, made)
