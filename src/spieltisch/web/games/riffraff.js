@@ -45,7 +45,8 @@ function holder() {
     table.holder = h("div", { class: "rr-stage", id: "rr-stage" });
     table.overlay = h("div", { class: "rr-overlay" });
     table.meter = heelMeter();
-    table.holder.append(table.overlay, table.meter.node);
+    // under the picture, never over the ship: what the ship is doing and how far it heels
+    table.holder.append(h("div", { class: "rr-strip" }, table.overlay, table.meter.node));
   }
   return table.holder;
 }
@@ -485,11 +486,13 @@ function update(ctx) {
   if (!ship || !ctx.view) return;
   ship.setBoard(ctx.view.board);
   const area = placingArea(ctx);
-  ship.highlight(area ?? (ctx.view.active !== null ? ctx.view.cards.latest[ctx.view.active] : null));
-  const turn = area === null ? null : `${ctx.view.round}:${ctx.view.active}:${area}`;
-  if (turn !== table.focused) {
-    if (turn !== null || table.focused) ship.focus(area);
-    table.focused = turn;
+  const active = ctx.view.active !== null && ctx.view.active !== undefined ? ctx.view.cards.latest[ctx.view.active] ?? null : null;
+  ship.highlight(area ?? active);
+  // the camera follows the area being loaded, and looks closely when the person loads it
+  const view = `${ctx.view.round}:${ctx.view.active}:${active}:${area !== null}`;
+  if (view !== table.focused) {
+    ship.focus(area ?? active, area !== null);
+    table.focused = view;
   }
   refreshGhost();
 }
