@@ -133,9 +133,9 @@ const CARGO = {
     const base = z - lidHeight;
     const body = box(x, y, base, [0, 0, -z / 2 + base / 2]);
     const lid = halfRound(x, y / 2, lidHeight, [0, 0, z / 2 - lidHeight]);
-    const straps = [-0.3, 0.3].map((k) => box(0.0025, y + 0.0005, base + 0.0004, [k * x, 0, -z / 2 + base / 2]));
+    const straps = [-0.3, 0.3].map((k) => box(0.0025, y + 0.0003, base + 0.0004, [k * x, 0, -z / 2 + base / 2]));
     const lidStraps = [-0.3, 0.3].map((k) => halfRound(0.0025, y / 2 + 0.0003, lidHeight + 0.0003, [k * x, 0, z / 2 - lidHeight]));
-    const lock = box(0.005, 0.0008, 0.006, [0, -y / 2 - 0.0003, z / 2 - lidHeight - 0.001]);
+    const lock = box(0.005, 0.0006, 0.006, [0, -y / 2 - 0.0001, z / 2 - lidHeight - 0.001]);
     const seam = box(x + 0.0002, y + 0.0002, 0.0006, [0, 0, z / 2 - lidHeight]);
     return merged([[body, colour], [lid, shade(colour, 0.85)], [seam, DARK_WOOD],
       ...straps.map((g) => [g, BRASS]), ...lidStraps.map((g) => [g, BRASS]), [lock, BRASS]]);
@@ -416,10 +416,11 @@ export function waveGeometry(ship) {
   const foam = new THREE.Color(0xf2f8ff);
   for (let i = 0; i <= rings; i += 1) {
     const h = i / rings;
-    const tier = Math.min(TIERS - 1, Math.floor(h * TIERS));
-    const f = h * TIERS - tier; // 0 at a tier's foot, 1 at its top
     for (let j = 0; j <= around; j += 1) {
       const a = (2 * Math.PI * j) / around;
+      const level = Math.max(0, h * TIERS + 0.3 * Math.sin(a * 5) * Math.min(1, h * TIERS)); // wavy tiers
+      const tier = Math.min(TIERS - 1, Math.floor(level));
+      const f = Math.min(1, level - tier); // 0 at a tier's foot, 1 at its top
       const scallop = 0.5 + 0.5 * Math.sin(a * 9 + tier * 1.9);
       const inset = 0.12 * f * f + 0.04 * (1 - scallop) * (1 - f); // inside the cone, never out
       const radius = (base + (topRadius - base) * h) * (1 - inset * (1 - h * 0.6));
@@ -460,10 +461,14 @@ export function framePoints(ship) {
     const a = (k * Math.PI) / 4;
     points.push([radius * Math.cos(a), radius * Math.sin(a), topHeight * low]);
   }
-  for (const x of [-length / 2 - STERN, length / 2 + BOW + 0.07]) {
-    for (const y of [-width / 2, width / 2]) points.push([x, y, deck], [x, y, deck - 0.06]);
+  const [stern, bow] = [-length / 2 - STERN - 0.01, length / 2 + BOW];
+  for (const y of [-width / 2, width / 2]) points.push([stern, y, deck], [stern, y, deck - 0.07], [0, y, deck - 0.06]);
+  points.push([bow + 0.08, 0, deck + 0.045], [bow, 0, deck - 0.07]); // bowsprit and forefoot
+  for (const yard of ship.yards) for (const s of [-1, 1]) points.push([0, (s * (yard.length + 0.01)) / 2, deck + yard.height]);
+  for (const lean of [-0.2, 0, 0.2]) {
+    for (const [x, up] of [[0, mastTop + 0.008], [-0.055, mastTop - 0.012]]) { // masthead and pennant
+      points.push([x, -Math.sin(lean) * up, pivot + Math.cos(lean) * up]);
+    }
   }
-  for (const yard of ship.yards) for (const s of [-1, 1]) points.push([0, (s * yard.length) / 2, deck + yard.height]);
-  for (const lean of [-0.2, 0, 0.2]) points.push([0, -Math.sin(lean) * mastTop, pivot + Math.cos(lean) * mastTop]);
   return points.map((p) => new THREE.Vector3(...p));
 }

@@ -161,7 +161,7 @@ export class ShipScene {
     add(deckGeometry(ship), painted);
     add(riggingGeometry(ship, this.data.ball_drop), painted);
     add(pennantGeometry(ship), new THREE.MeshLambertMaterial({ color: 0xc62828, side: THREE.DoubleSide })).castShadow = false;
-    const steel = new THREE.MeshStandardMaterial({ color: 0x9aa3ab, metalness: 0.9, roughness: 0.3 });
+    const steel = new THREE.MeshPhongMaterial({ color: 0x8f989f, specular: 0xffffff, shininess: 60 });
     add(new THREE.SphereGeometry(ship.ball_radius, 24, 16).translate(0, 0, -this.data.ball_drop), steel);
     this.yards = ship.yards.map((yard) => {
       const group = new THREE.Group();
@@ -242,10 +242,11 @@ export class ShipScene {
     part.updateWorldMatrix(true, false);
     const [x, y] = this.areaPoint(shape, u, v);
     const world = new THREE.Vector3(x, y, shape.surface).applyMatrix4(part.matrixWorld);
-    return this._screen(world);
+    return this.screenOfPoint(world);
   }
 
-  _screen(world) {
+  // Where on the screen (client pixels) a world point is.
+  screenOfPoint(world) {
     const rect = this.canvas.getBoundingClientRect();
     const p = world.clone().project(this.camera);
     return { x: rect.left + ((p.x + 1) / 2) * rect.width, y: rect.top + ((1 - p.y) / 2) * rect.height, behind: p.z > 1 };
@@ -363,7 +364,7 @@ export class ShipScene {
     let mesh = this.cargo.get(body);
     if (!mesh) {
       const spec = this.data.pieces[body % this.data.pieces.length];
-      const material = new THREE.MeshStandardMaterial({ vertexColors: true, roughness: 0.65 });
+      const material = new THREE.MeshLambertMaterial({ vertexColors: true }); // cheap on a CPU renderer
       mesh = pieceMesh(spec, material);
       mesh.userData.body = body;
       this.cargo.set(body, mesh);
@@ -441,7 +442,7 @@ export class ShipScene {
     if (!ghost) return;
     const shape = this.data.areas[ghost.area - 1];
     if (!this.ghostMesh) {
-      this.ghostMaterial = new THREE.MeshStandardMaterial({ color: GOOD, transparent: true, opacity: 0.6, depthWrite: false });
+      this.ghostMaterial = new THREE.MeshLambertMaterial({ color: GOOD, transparent: true, opacity: 0.6, depthWrite: false });
       this.ghostMesh = pieceMesh(this.data.pieces[ghost.piece], this.ghostMaterial);
       this.ghostMesh.castShadow = false;
       this.ghostPiece = ghost.piece;
@@ -544,7 +545,7 @@ export class ShipScene {
       if (t >= landing || this.show.caught.has(body)) continue;
       const mesh = this.cargo.get(body);
       if (!mesh) continue;
-      const p = this._screen(mesh.position);
+      const p = this.screenOfPoint(mesh.position);
       const d = Math.hypot(p.x - clientX, p.y - clientY);
       if (d <= reach && (!best || d < best.d)) best = { body, d };
     }
@@ -571,7 +572,7 @@ export class ShipScene {
   // Screen point of a piece now (for tests and hints).
   screenOfPiece(body) {
     const mesh = this.cargo.get(body);
-    return mesh ? this._screen(mesh.position) : null;
+    return mesh ? this.screenOfPoint(mesh.position) : null;
   }
 
   // --- running ----------------------------------------------------------------------------
