@@ -28,6 +28,7 @@ const table = {
   catching: null, // { show, bodies, sendAt, timer, sent }
   easy: localStorage.getItem("spieltisch.rr.easy") === "on",
   shows: 0, // motions started (for tests and the benchmark)
+  lastShow: null, // the latest motion (the benchmark plays it again)
   lastFalls: [], // the pieces that fell in the latest motion (for tests)
 };
 
@@ -84,6 +85,7 @@ export function onMessage(message) {
 function startShow(show) {
   table.pendingShow = null;
   table.shows += 1;
+  table.lastShow = show;
   table.lastFalls = show.falls.map((f) => f[0]);
   const started = show.received - show.elapsed * 1000;
   table.ship.play(show, started);
@@ -582,5 +584,6 @@ window.riffraffTable = {
   phase: () => (table.ctx && table.ctx.view ? table.ctx.view.phase : null),
   frames: () => (table.ship ? table.ship.frames : 0),
   shows: () => table.shows,
+  replay: () => table.ship.play(table.lastShow, performance.now()), // the latest motion, once more
   lastFalls: () => table.lastFalls,
 };

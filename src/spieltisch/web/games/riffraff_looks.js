@@ -70,16 +70,9 @@ const CARGO = {
   barrel([x, , z], colour) {
     const r = x / 2;
     const h = z / 2;
-    const bulge = [];
-    for (let i = 0; i <= 8; i += 1) {
-      const k = -1 + i / 4;
-      bulge.push([r * (0.86 + 0.14 * Math.cos((k * Math.PI) / 2)), k * h]);
-    }
-    const staves = lathe([[0, -h], ...bulge, [0, h]]);
-    const hoops = [-0.72, -0.28, 0.28, 0.72].map((k) => {
-      const radius = r * (0.86 + 0.14 * Math.cos((k * Math.PI) / 2)) + 0.0002;
-      return cylinder(radius, z * 0.06, [0, 0, k * h], 20);
-    });
+    const bulge = (k) => r * (0.86 + 0.14 * Math.cos((k * Math.PI) / 2)); // k: -1 bottom .. 1 top
+    const staves = lathe([[0, -h], ...[...Array(9).keys()].map((i) => [bulge(i / 4 - 1), (i / 4 - 1) * h]), [0, h]]);
+    const hoops = [-0.72, -0.28, 0.28, 0.72].map((k) => cylinder(bulge(k) + 0.0002, z * 0.06, [0, 0, k * h], 20));
     return merged([[staves, colour], ...hoops.map((g) => [g, IRON]), [cylinder(r * 0.7, 0.0004, [0, 0, h - 0.0002]), shade(colour, 0.7)]]);
   },
 
@@ -101,7 +94,7 @@ const CARGO = {
     const [a, b, c] = [x / 2, y / 2, z / 2];
     const pointed = (geometry) => {
       const p = geometry.attributes.position;
-      for (let i = 0; i < p.count; i += 1) p.setY(i, p.getY(i) * (1 - 0.35 * (p.getX(i) / a) ** 2));
+      for (let i = 0; i < p.count; i += 1) p.setY(i, p.getY(i) * (1 - 0.6 * (p.getX(i) / a) ** 2));
       geometry.computeVertexNormals();
       return geometry;
     };
@@ -109,8 +102,8 @@ const CARGO = {
     const hull = pointed(half(false));
     const cover = pointed(half(true));
     const rim = pointed(new THREE.TorusGeometry(0.95, 0.05, 6, 32).scale(a * 0.99, b * 0.99, c * 0.9));
-    const seat = box(x * 0.08, y * 0.7, 0.0008, [0, 0, c - 0.0003]);
-    return merged([[hull, colour], [cover, 0xf1e6cc], [rim, DARK_WOOD], [seat, DARK_WOOD]]);
+    const cockpit = pointed(ellipsoid(a * 0.5, b * 0.6, 0.0008, [0, 0, c - 0.0006], 16));
+    return merged([[hull, shade(colour, 0.8)], [cover, colour], [rim, 0xf1e6cc], [cockpit, DARK_WOOD]]);
   },
 
   box([x, y, z], colour) {
@@ -294,12 +287,9 @@ export function hullTexture() {
   const sheer = (x) => 16 - 10 * ((x - 256) / 256) ** 2; // the wale: closer to the deck at the ends
   for (const edge of [0, 1]) {
     g.beginPath();
-    for (let x = 0; x <= 512; x += 8) {
-      const y = edge ? 256 - sheer(x) : sheer(x);
-      if (x === 0) g.moveTo(x, y - 5);
-      g.lineTo(x, y - 5);
-    }
-    for (let x = 512; x >= 0; x -= 8) g.lineTo(x, (edge ? 256 - sheer(x) : sheer(x)) + 5);
+    const y = (x) => (edge ? 256 - sheer(x) : sheer(x));
+    for (let x = 0; x <= 512; x += 8) g.lineTo(x, y(x) - 5);
+    for (let x = 512; x >= 0; x -= 8) g.lineTo(x, y(x) + 5);
     g.fillStyle = "#2b1b10";
     g.fill();
   }
@@ -373,7 +363,7 @@ export function riggingGeometry(ship, ballDrop) {
   const sprit = new THREE.CylinderGeometry(0.0022, 0.003, 0.09, 8)
     .rotateZ(-Math.PI / 2).rotateY(-0.35).translate(half + BOW + 0.035, 0, deck + 0.025);
   parts.push([sprit, WOOD]);
-  const rudder = box(0.012, 0.004, 0.045, [-half - STERN - 0.004, 0, deck - STEP - 0.02]);
+  const rudder = box(0.012, 0.004, 0.026, [-half - STERN - 0.004, 0, deck - STEP - 0.011]);
   parts.push([rudder, DARK_WOOD]);
   const rodTop = deck - height;
   parts.push([cylinder(0.003, rodTop + ballDrop, [0, 0, (rodTop - ballDrop) / 2], 8), IRON]);
@@ -407,7 +397,7 @@ const TIERS = 4;
 export function waveGeometry(ship) {
   const [topRadius, topHeight] = ship.cone_top;
   const base = ship.cone_base_radius;
-  const rings = TIERS * 10;
+  const rings = TIERS * 16;
   const around = 72;
   const positions = [];
   const colours = [];
@@ -418,7 +408,7 @@ export function waveGeometry(ship) {
     const h = i / rings;
     for (let j = 0; j <= around; j += 1) {
       const a = (2 * Math.PI * j) / around;
-      const level = Math.max(0, h * TIERS + 0.3 * Math.sin(a * 5) * Math.min(1, h * TIERS)); // wavy tiers
+      const level = Math.max(0, h * TIERS + 0.2 * Math.sin(a * 5) * Math.min(1, h * TIERS)); // wavy tiers
       const tier = Math.min(TIERS - 1, Math.floor(level));
       const f = Math.min(1, level - tier); // 0 at a tier's foot, 1 at its top
       const scallop = 0.5 + 0.5 * Math.sin(a * 9 + tier * 1.9);
@@ -443,6 +433,20 @@ export function waveGeometry(ship) {
   geometry.setAttribute("color", new THREE.Float32BufferAttribute(colours, 3));
   geometry.setIndex(index);
   geometry.computeVertexNormals();
+  return geometry;
+}
+
+// The table: wide enough that its edge stays out of sight, lighter under the ship.
+export function tableGeometry() {
+  const geometry = new THREE.CircleGeometry(3, 48);
+  const p = geometry.attributes.position;
+  const colours = [];
+  const [near, far] = [new THREE.Color(0xf1e8d6), new THREE.Color(0xc4b89e)]; // light linen: the wood stands out
+  for (let i = 0; i < p.count; i += 1) {
+    const colour = near.clone().lerp(far, Math.min(1, Math.hypot(p.getX(i), p.getY(i)) / 3));
+    colours.push(colour.r, colour.g, colour.b);
+  }
+  geometry.setAttribute("color", new THREE.Float32BufferAttribute(colours, 3));
   return geometry;
 }
 

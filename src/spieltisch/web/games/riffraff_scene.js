@@ -9,7 +9,7 @@ import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import {
   cargoGeometry, deckGeometry, framePoints, hullGeometry, hullTexture, pennantGeometry, riggingGeometry,
-  waveGeometry, yardGeometry,
+  tableGeometry, waveGeometry, yardGeometry,
 } from "./riffraff_looks.js";
 
 const FACE_ROTATION = {
@@ -129,16 +129,18 @@ export class ShipScene {
     const sun = new THREE.DirectionalLight(0xfff4e0, 2.4);
     sun.position.set(0.5, -0.7, 1.6);
     sun.castShadow = true;
-    sun.shadow.mapSize.set(1024, 1024);
+    sun.shadow.mapSize.set(768, 768);
     Object.assign(sun.shadow.camera, { left: -0.45, right: 0.45, top: 0.55, bottom: -0.45, near: 0.5, far: 3.5 });
     sun.shadow.radius = 3; // soft edges: the PCF samples spread over three texels
     sun.shadow.bias = -0.0004;
     sun.shadow.normalBias = 0.001;
     scene.add(sun);
-    const table = new THREE.Mesh(new THREE.CircleGeometry(0.9, 64), new THREE.MeshLambertMaterial({ color: 0xc9a877 }));
+    const table = new THREE.Mesh(tableGeometry(), new THREE.MeshLambertMaterial({ vertexColors: true }));
     table.receiveShadow = true;
     scene.add(table);
-    scene.add(shaded(new THREE.Mesh(waveGeometry(ship), new THREE.MeshLambertMaterial({ vertexColors: true }))));
+    const waves = new THREE.Mesh(waveGeometry(ship), new THREE.MeshLambertMaterial({ vertexColors: true }));
+    waves.receiveShadow = true; // the stand never moves: it is left out of the shadow passes
+    scene.add(waves);
     this.roll = new THREE.Group();
     this.roll.position.z = ship.pivot_height;
     this.pitch = new THREE.Group();
