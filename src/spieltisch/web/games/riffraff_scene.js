@@ -19,7 +19,7 @@ const FACE_ROTATION = {
 };
 const HALF_HEIGHT_AXIS = { up: 2, side: 1, end: 0 };
 const SHADOW_EVERY = 3; // on a CPU renderer the moving ship's shadows follow every third frame
-const PACE_FRAMES = 20;
+const PACE_FRAMES = 10;
 const GLIDE_MS = 450;
 const FOCUS_DISTANCE = 0.75; // metres from the camera to the area being loaded
 const FOLLOW_TURN = Math.PI / 6; // how far the whole-ship view turns towards the area being loaded
@@ -83,7 +83,9 @@ export class ShipScene {
     this.container = container;
     this.software = softwareRenderer(); // a CPU renderer: fewer shadow passes while moving
     this.renderer = new THREE.WebGLRenderer({ antialias: true });
-    this.pixelRatio = Math.min(window.devicePixelRatio || 1, 2);
+    this.stillRatio = Math.min(window.devicePixelRatio || 1, 2); // pixels per CSS pixel at rest
+    this.motionRatio = this.stillRatio; // while moving: lowered on a device too slow for 30 fps
+    this.pixelRatio = this.stillRatio;
     this.renderer.setPixelRatio(this.pixelRatio);
     this.pace = { frames: 0, ms: 0, last: null };
     this.renderer.shadowMap.enabled = true;
@@ -476,6 +478,7 @@ export class ShipScene {
   // show: the server's 'settle' message; started: performance.now() of its playback start.
   play(show, started) {
     this.show = { ...show, started, caught: new Set() };
+    this._drawAt(this.motionRatio);
     for (const body of show.bodies) this._cargoMesh(body);
   }
 
@@ -503,6 +506,7 @@ export class ShipScene {
     const end = Math.max(last, ...show.falls.map((f) => f[1]));
     if (!frames.length || t >= end) {
       this.show = null;
+      this._drawAt(this.stillRatio); // the ship at rest is drawn sharp again
       this._showBoard();
       if (this.onShowEnd) this.onShowEnd();
       return;
@@ -618,7 +622,15 @@ export class ShipScene {
     if (this.onFrame) this.onFrame(this.shownJoints || [0, 0], Boolean(this.show));
   }
 
-  // While the ship moves, a device too slow for 30 frames a second draws fewer pixels.
+  _drawAt(ratio) {
+    if (ratio === this.pixelRatio) return;
+    this.pixelRatio = ratio;
+    this.renderer.setPixelRatio(ratio);
+    this.dirty = true;
+  }
+
+  // While the ship moves, a device too slow for 30 frames a second draws fewer pixels (and
+  // keeps drawing fewer in later motions).
   _keepPace(now) {
     const pace = this.pace;
     if (pace.last !== null) {
@@ -627,10 +639,9 @@ export class ShipScene {
     }
     pace.last = now;
     if (pace.frames < PACE_FRAMES) return;
-    if (pace.ms / pace.frames > SLOW_FRAME_MS && this.pixelRatio > MIN_PIXEL_RATIO) {
-      this.pixelRatio = Math.max(MIN_PIXEL_RATIO, this.pixelRatio * 0.8);
-      this.renderer.setPixelRatio(this.pixelRatio);
-      this.resize();
+    if (pace.ms / pace.frames > SLOW_FRAME_MS && this.motionRatio > MIN_PIXEL_RATIO) {
+      this.motionRatio = Math.max(MIN_PIXEL_RATIO, this.motionRatio * 0.8);
+      this._drawAt(this.motionRatio);
     }
     pace.frames = 0;
     pace.ms = 0;
