@@ -436,18 +436,18 @@ export function waveGeometry(ship) {
   return geometry;
 }
 
-// The table: wide enough that its edge stays out of sight, lighter under the ship.
-export function tableGeometry() {
-  const geometry = new THREE.CircleGeometry(3, 48);
-  const p = geometry.attributes.position;
-  const colours = [];
-  const [near, far] = [new THREE.Color(0xf1e8d6), new THREE.Color(0xc4b89e)]; // light linen: the wood stands out
-  for (let i = 0; i < p.count; i += 1) {
-    const colour = near.clone().lerp(far, Math.min(1, Math.hypot(p.getX(i), p.getY(i)) / 3));
-    colours.push(colour.r, colour.g, colour.b);
-  }
-  geometry.setAttribute("color", new THREE.Float32BufferAttribute(colours, 3));
-  return geometry;
+// A soft round shadow (black, fading out) for the table, where shadow maps would cost too much.
+export function softShadow(width, depth, strength) {
+  const canvas = document.createElement("canvas");
+  canvas.width = canvas.height = 64;
+  const g = canvas.getContext("2d");
+  const fade = g.createRadialGradient(32, 32, 0, 32, 32, 32);
+  fade.addColorStop(0, `rgba(0,0,0,${strength})`);
+  fade.addColorStop(1, "rgba(0,0,0,0)");
+  g.fillStyle = fade;
+  g.fillRect(0, 0, 64, 64);
+  const material = new THREE.MeshBasicMaterial({ map: new THREE.CanvasTexture(canvas), transparent: true, depthWrite: false });
+  return new THREE.Mesh(new THREE.PlaneGeometry(width, depth), material);
 }
 
 // The points the camera keeps in view: the wave stand, hull, mast top and yard tips, and

@@ -9,7 +9,7 @@ import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import {
   cargoGeometry, deckGeometry, framePoints, hullGeometry, hullTexture, pennantGeometry, riggingGeometry,
-  tableGeometry, waveGeometry, yardGeometry,
+  softShadow, waveGeometry, yardGeometry,
 } from "./riffraff_looks.js";
 
 const FACE_ROTATION = {
@@ -76,13 +76,41 @@ function pieceMesh(spec, material) {
   return shaded(new THREE.Mesh(cargoGeometry(spec), material));
 }
 
+// The picture drawn into a multisampled target, then copied onto the canvas (antialiasing for a
+// canvas without multisampling).
+class StillPicture {
+  constructor(renderer) {
+    this.renderer = renderer;
+    this.target = new THREE.WebGLRenderTarget(1, 1, { samples: 4 });
+    this.target.texture.colorSpace = THREE.SRGBColorSpace;
+    this.camera = new THREE.OrthographicCamera(-1, 1, 1, -1, 0, 1);
+    // copied as it is, transparency too (the stage's background shows through)
+    const material = new THREE.MeshBasicMaterial({ map: this.target.texture, transparent: true, blending: THREE.NoBlending, depthTest: false, depthWrite: false });
+    this.quad = new THREE.Mesh(new THREE.PlaneGeometry(2, 2), material);
+    this.size = new THREE.Vector2();
+  }
+
+  render(scene, camera) {
+    this.renderer.getDrawingBufferSize(this.size);
+    if (this.target.width !== this.size.x || this.target.height !== this.size.y) this.target.setSize(this.size.x, this.size.y);
+    this.renderer.setRenderTarget(this.target);
+    this.renderer.render(scene, camera);
+    this.renderer.setRenderTarget(null);
+    this.renderer.render(this.quad, this.camera);
+  }
+}
+
 // --- the scene ------------------------------------------------------------------------------
 export class ShipScene {
   constructor(container, data) {
     this.data = data;
     this.container = container;
-    this.software = softwareRenderer(); // a CPU renderer: fewer shadow passes while moving
-    this.renderer = new THREE.WebGLRenderer({ antialias: true });
+    // A CPU renderer (SwiftShader, llvmpipe) shades every sample of a multisampled canvas: it
+    // draws the moving ship without multisampling and the ship at rest through a multisampled
+    // target; it also redraws the moving ship's shadows less often.
+    this.software = softwareRenderer();
+    this.renderer = new THREE.WebGLRenderer({ antialias: !this.software, alpha: true });
+    this.stills = this.software ? new StillPicture(this.renderer) : null;
     this.stillRatio = Math.min(window.devicePixelRatio || 1, 2); // pixels per CSS pixel at rest
     this.motionRatio = this.stillRatio; // while moving: lowered on a device too slow for 30 fps
     this.pixelRatio = this.stillRatio;
@@ -96,7 +124,7 @@ export class ShipScene {
     this.canvas.classList.add("rr-canvas");
     container.append(this.canvas);
     this.scene = new THREE.Scene();
-    this.scene.background = new THREE.Color(0xcfe3ef);
+    this.renderer.setClearColor(0x000000, 0); // the table and sky behind are the stage's (CSS)
     this.camera = new THREE.PerspectiveCamera(40, 1, 0.01, 10);
     this.camera.up.set(0, 0, 1);
     this.framePoints = framePoints(data.ship);
@@ -130,6 +158,7 @@ export class ShipScene {
     scene.add(new THREE.HemisphereLight(0xf4f8ff, 0x8d7b5a, 1.3));
     const sun = new THREE.DirectionalLight(0xfff4e0, 2.4);
     sun.position.set(0.5, -0.7, 1.6);
+    this.sun = sun.position;
     sun.castShadow = true;
     sun.shadow.mapSize.set(768, 768);
     Object.assign(sun.shadow.camera, { left: -0.45, right: 0.45, top: 0.55, bottom: -0.45, near: 0.5, far: 3.5 });
@@ -137,12 +166,15 @@ export class ShipScene {
     sun.shadow.bias = -0.0004;
     sun.shadow.normalBias = 0.001;
     scene.add(sun);
-    const table = new THREE.Mesh(tableGeometry(), new THREE.MeshLambertMaterial({ vertexColors: true }));
-    table.receiveShadow = true;
-    scene.add(table);
+    // the table is the stage's background (no pixels to draw); the stand, which covers much of
+    // the picture, takes no shadows; soft shadows of their own lie under the stand and the ship
+    const standShadow = softShadow(ship.cone_base_radius * 2.5, ship.cone_base_radius * 2.5, 0.45);
+    standShadow.position.z = 0.0005;
+    this.shipShadow = softShadow(0.5, 0.22, 0.35);
+    this.shipShadow.position.z = 0.001;
+    scene.add(standShadow, this.shipShadow);
     const waves = new THREE.Mesh(waveGeometry(ship), new THREE.MeshLambertMaterial({ vertexColors: true }));
-    waves.receiveShadow = true; // the stand never moves: it is left out of the shadow passes
-    scene.add(waves);
+    scene.add(waves); // the stand never moves: it is left out of the shadow passes
     this.roll = new THREE.Group();
     this.roll.position.z = ship.pivot_height;
     this.pitch = new THREE.Group();
@@ -384,6 +416,15 @@ export class ShipScene {
       yard.rotation.z = joints[2 + 2 * i] || 0;
       yard.rotation.x = joints[3 + 2 * i] || 0;
     });
+    this._placeShipShadow();
+  }
+
+  // The ship's soft shadow on the table: under its deck, away from the sun.
+  _placeShipShadow() {
+    this.pitch.updateWorldMatrix(true, false);
+    const deck = new THREE.Vector3(0, 0, this.data.ship.deck_height).applyMatrix4(this.pitch.matrixWorld);
+    this.shipShadow.position.x = deck.x - (deck.z * this.sun.x) / this.sun.z;
+    this.shipShadow.position.y = deck.y - (deck.z * this.sun.y) / this.sun.z;
   }
 
   _setPose(body, pose) {
@@ -567,7 +608,7 @@ export class ShipScene {
 
   // The picture as drawn now, copied onto a 2D canvas (for tests: drawn and read in one task).
   snapshot() {
-    this.renderer.render(this.scene, this.camera);
+    this._draw(false);
     const copy = document.createElement("canvas");
     copy.width = this.canvas.width;
     copy.height = this.canvas.height;
@@ -614,12 +655,23 @@ export class ShipScene {
       this.shadowsDue = false;
     }
     const turned = this.controls.update();
-    if (moving || turned || this.dirty) {
-      this.renderer.render(this.scene, this.camera); // a still picture is not drawn again
-      this.dirty = false;
-    }
+    if (moving || turned) this._draw(true);
+    else if (this.dirty || this.lastDrawnMoving) this._draw(false); // a still picture is drawn once
     this.frames += 1;
     if (this.onFrame) this.onFrame(this.shownJoints || [0, 0], Boolean(this.show));
+  }
+
+  _draw(moving) {
+    if (this.stills && !moving) this.stills.render(this.scene, this.camera);
+    else this.renderer.render(this.scene, this.camera);
+    this.dirty = false;
+    this.lastDrawnMoving = moving;
+  }
+
+  // How many samples a pixel of the picture at rest has (antialiasing).
+  samples() {
+    const gl = this.renderer.getContext();
+    return this.stills ? this.stills.target.samples : gl.getParameter(gl.SAMPLES);
   }
 
   _drawAt(ratio) {
