@@ -11,28 +11,32 @@ const IRON = 0x3b3b3b;
 const BRASS = 0xd4a640;
 const SKIN = 0xf0c8a0;
 
-// --- merging parts into one geometry with vertex colours (one draw call a piece) -----------------
-export function merged(parts) {
+// --- merging parts into one indexed geometry with vertex colours (one draw call a piece) ---------
+function merged(parts) {
   const positions = [];
   const normals = [];
   const colours = [];
+  const index = [];
   const colour = new THREE.Color();
   for (const [geometry, hex] of parts) {
-    const flat = geometry.index ? geometry.toNonIndexed() : geometry;
-    if (!flat.attributes.normal) flat.computeVertexNormals();
+    if (!geometry.attributes.normal) geometry.computeVertexNormals();
     colour.set(hex);
-    const p = flat.attributes.position.array;
-    const n = flat.attributes.normal.array;
-    for (let i = 0; i < p.length; i += 3) {
-      positions.push(p[i], p[i + 1], p[i + 2]);
-      normals.push(n[i], n[i + 1], n[i + 2]);
+    const first = positions.length / 3;
+    const p = geometry.attributes.position;
+    const n = geometry.attributes.normal;
+    for (let i = 0; i < p.count; i += 1) {
+      positions.push(p.getX(i), p.getY(i), p.getZ(i));
+      normals.push(n.getX(i), n.getY(i), n.getZ(i));
       colours.push(colour.r, colour.g, colour.b);
     }
+    const own = geometry.index ? geometry.index.array : [...Array(p.count).keys()];
+    for (const k of own) index.push(first + k);
   }
   const geometry = new THREE.BufferGeometry();
   geometry.setAttribute("position", new THREE.Float32BufferAttribute(positions, 3));
   geometry.setAttribute("normal", new THREE.Float32BufferAttribute(normals, 3));
   geometry.setAttribute("color", new THREE.Float32BufferAttribute(colours, 3));
+  geometry.setIndex(index);
   return geometry;
 }
 
@@ -41,22 +45,22 @@ function box(x, y, z, at = [0, 0, 0]) {
 }
 
 // A cylinder along z (three's cylinders stand along y).
-function cylinder(radius, height, at = [0, 0, 0], segments = 16) {
+function cylinder(radius, height, at = [0, 0, 0], segments = 12) {
   return new THREE.CylinderGeometry(radius, radius, height, segments).rotateX(Math.PI / 2).translate(...at);
 }
 
 // A solid of revolution about z from [radius, z] points.
-function lathe(profile, segments = 20) {
+function lathe(profile, segments = 14) {
   return new THREE.LatheGeometry(profile.map(([r, z]) => new THREE.Vector2(r, z)), segments).rotateX(Math.PI / 2);
 }
 
-function ellipsoid(a, b, c, at = [0, 0, 0], segments = 18) {
+function ellipsoid(a, b, c, at = [0, 0, 0], segments = 12) {
   return new THREE.SphereGeometry(1, segments, Math.ceil(segments * 0.6)).scale(a, b, c).translate(...at);
 }
 
 // A half cylinder along x, `length` long, `half` wide either side and `height` high, flat side down.
 function halfRound(length, half, height, at) {
-  return new THREE.CylinderGeometry(1, 1, length, 20, 1, false, -Math.PI / 2, Math.PI)
+  return new THREE.CylinderGeometry(1, 1, length, 10, 1, false, -Math.PI / 2, Math.PI)
     .rotateZ(Math.PI / 2).scale(1, half, height).translate(...at);
 }
 
@@ -72,7 +76,7 @@ const CARGO = {
     const h = z / 2;
     const bulge = (k) => r * (0.86 + 0.14 * Math.cos((k * Math.PI) / 2)); // k: -1 bottom .. 1 top
     const staves = lathe([[0, -h], ...[...Array(9).keys()].map((i) => [bulge(i / 4 - 1), (i / 4 - 1) * h]), [0, h]]);
-    const hoops = [-0.72, -0.28, 0.28, 0.72].map((k) => cylinder(bulge(k) + 0.0002, z * 0.06, [0, 0, k * h], 20));
+    const hoops = [-0.72, -0.28, 0.28, 0.72].map((k) => cylinder(bulge(k) + 0.0002, z * 0.06, [0, 0, k * h], 14));
     return merged([[staves, colour], ...hoops.map((g) => [g, IRON]), [cylinder(r * 0.7, 0.0004, [0, 0, h - 0.0002]), shade(colour, 0.7)]]);
   },
 
@@ -98,10 +102,10 @@ const CARGO = {
       geometry.computeVertexNormals();
       return geometry;
     };
-    const half = (top) => new THREE.SphereGeometry(1, 24, 8, 0, Math.PI * 2, top ? 0 : Math.PI / 2, Math.PI / 2).rotateX(Math.PI / 2).scale(a, b, c);
+    const half = (top) => new THREE.SphereGeometry(1, 18, 5, 0, Math.PI * 2, top ? 0 : Math.PI / 2, Math.PI / 2).rotateX(Math.PI / 2).scale(a, b, c);
     const hull = pointed(half(false));
     const cover = pointed(half(true));
-    const rim = pointed(new THREE.TorusGeometry(0.95, 0.05, 6, 32).scale(a * 0.99, b * 0.99, c * 0.9));
+    const rim = pointed(new THREE.TorusGeometry(0.95, 0.05, 4, 24).scale(a * 0.99, b * 0.99, c * 0.9));
     const cockpit = pointed(ellipsoid(a * 0.5, b * 0.6, 0.0008, [0, 0, c - 0.0006], 16));
     return merged([[hull, shade(colour, 0.8)], [cover, colour], [rim, 0xf1e6cc], [cockpit, DARK_WOOD]]);
   },
@@ -147,7 +151,7 @@ const CARGO = {
   rat([x, y, z], colour) {
     // the physics: a flat-bellied ellipsoid body at the -x end, a tail slanting down at +x
     const [a, b, c] = [x * 0.3125, y / 2, z * 0.4];
-    const body = ellipsoid(a, b, c, [-x * 0.1875, 0, -z * 0.1], 20);
+    const body = ellipsoid(a, b, c, [-x * 0.1875, 0, -z * 0.1], 14);
     const p = body.attributes.position;
     for (let i = 0; i < p.count; i += 1) {
       const front = Math.max(0, (-x * 0.1875 - p.getX(i)) / a); // 0 mid-body, 1 at the snout
@@ -164,7 +168,7 @@ const CARGO = {
       new THREE.Vector3(x * 0.1, 0, -z * 0.05), new THREE.Vector3(x * 0.25, y * 0.15, -z * 0.2),
       new THREE.Vector3(x * 0.36, -y * 0.1, -z * 0.33), new THREE.Vector3(x * 0.46, 0, -z * 0.38),
     ]);
-    const tail = new THREE.TubeGeometry(curve, 16, 0.0012, 6, false);
+    const tail = new THREE.TubeGeometry(curve, 10, 0.0012, 5, false);
     return merged([[body, colour], [tail, 0xd99a9a], [nose, 0xd97f8a], ...ears.map((g) => [g, 0xd99a9a]), ...eyes.map((g) => [g, 0x111111])]);
   },
 
@@ -397,8 +401,8 @@ const TIERS = 4;
 export function waveGeometry(ship) {
   const [topRadius, topHeight] = ship.cone_top;
   const base = ship.cone_base_radius;
-  const rings = TIERS * 16;
-  const around = 72;
+  const rings = TIERS * 12;
+  const around = 60;
   const positions = [];
   const colours = [];
   const deep = new THREE.Color(0x1d5a96);
