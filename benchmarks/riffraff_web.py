@@ -6,8 +6,8 @@ Chromium as a spectator (WebGL on SwiftShader, the CPU renderer), waits until th
 made several placements (cargo on board), then keeps the ship moving for --seconds (the
 latest motion played again whenever it ends, while the bots play on) and counts the frames
 drawn: at desktop size (1280x900) and at phone size (390x844), one after the other, or at one
-size given by --width and --height. Also reports the pixel ratio the motion ended at (the
-scene draws fewer pixels while moving on a device too slow for 30 frames a second).
+size given by --width and --height. Also reports the pixel ratio the scene ended at (it draws
+fewer pixels on a device too slow for 30 frames a second).
 
 Run from the project root after set-up:
     .venv/bin/python benchmarks/riffraff_web.py [--placements 6] [--json]
@@ -81,7 +81,7 @@ def measure(placements: int, seconds: float, width: int, height: int) -> dict[st
                 page.wait_for_function("fpsCount.done", timeout=60_000 + 2_000 * seconds)
                 counted: dict[str, float] = page.evaluate("fpsCount")
                 shows = int(page.evaluate("riffraffTable.shows()"))
-                ratio = float(page.evaluate("riffraffTable.ship().motionRatio"))
+                ratio = float(page.evaluate("riffraffTable.ship().pixelRatio"))
                 browser.close()
         finally:
             server.terminate()
@@ -93,7 +93,7 @@ def measure(placements: int, seconds: float, width: int, height: int) -> dict[st
         "seconds": round(moving, 2),
         "fps": round(counted["frames"] / moving, 1) if moving else 0.0,
         "worst_frame_ms": round(counted["worst"], 1),
-        "motion_pixel_ratio": round(ratio, 2),
+        "pixel_ratio": round(ratio, 2),
         "viewport": f"{width}x{height}",
         "target_fps": TARGET_FPS,
     }
@@ -137,7 +137,7 @@ def main() -> None:
         print(
             f"{name}: {each['fps']} fps over {each['frames']} frames in {each['seconds']} s of "
             f"motion (after {each['placements']} placements, {each['viewport']}, pixel ratio "
-            f"{each['motion_pixel_ratio']} while moving, worst frame {each['worst_frame_ms']} ms; "
+            f"{each['pixel_ratio']}, worst frame {each['worst_frame_ms']} ms; "
             f"target {TARGET_FPS})"
         )
 

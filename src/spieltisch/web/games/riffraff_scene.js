@@ -111,9 +111,7 @@ export class ShipScene {
     this.software = softwareRenderer();
     this.renderer = new THREE.WebGLRenderer({ antialias: !this.software, alpha: true });
     this.stills = this.software ? new StillPicture(this.renderer) : null;
-    this.stillRatio = Math.min(window.devicePixelRatio || 1, 2); // pixels per CSS pixel at rest
-    this.motionRatio = this.stillRatio; // while moving: lowered on a device too slow for 30 fps
-    this.pixelRatio = this.stillRatio;
+    this.pixelRatio = Math.min(window.devicePixelRatio || 1, 2); // lowered on a device too slow for 30 fps
     this.renderer.setPixelRatio(this.pixelRatio);
     this.pace = { frames: 0, ms: 0, last: null };
     this.renderer.shadowMap.enabled = true;
@@ -519,7 +517,6 @@ export class ShipScene {
   // show: the server's 'settle' message; started: performance.now() of its playback start.
   play(show, started) {
     this.show = { ...show, started, caught: new Set() };
-    this._drawAt(this.motionRatio);
     for (const body of show.bodies) this._cargoMesh(body);
   }
 
@@ -547,7 +544,6 @@ export class ShipScene {
     const end = Math.max(last, ...show.falls.map((f) => f[1]));
     if (!frames.length || t >= end) {
       this.show = null;
-      this._drawAt(this.stillRatio); // the ship at rest is drawn sharp again
       this._showBoard();
       if (this.onShowEnd) this.onShowEnd();
       return;
@@ -674,15 +670,8 @@ export class ShipScene {
     return this.stills ? this.stills.target.samples : gl.getParameter(gl.SAMPLES);
   }
 
-  _drawAt(ratio) {
-    if (ratio === this.pixelRatio) return;
-    this.pixelRatio = ratio;
-    this.renderer.setPixelRatio(ratio);
-    this.dirty = true;
-  }
-
-  // While the ship moves, a device too slow for 30 frames a second draws fewer pixels (and
-  // keeps drawing fewer in later motions).
+  // While the ship moves, a device too slow for 30 frames a second draws fewer pixels from then
+  // on (changing the canvas's size at each motion's start and end would cost more).
   _keepPace(now) {
     const pace = this.pace;
     if (pace.last !== null) {
@@ -691,9 +680,9 @@ export class ShipScene {
     }
     pace.last = now;
     if (pace.frames < PACE_FRAMES) return;
-    if (pace.ms / pace.frames > SLOW_FRAME_MS && this.motionRatio > MIN_PIXEL_RATIO) {
-      this.motionRatio = Math.max(MIN_PIXEL_RATIO, this.motionRatio * 0.8);
-      this._drawAt(this.motionRatio);
+    if (pace.ms / pace.frames > SLOW_FRAME_MS && this.pixelRatio > MIN_PIXEL_RATIO) {
+      this.pixelRatio = Math.max(MIN_PIXEL_RATIO, this.pixelRatio * 0.8);
+      this.renderer.setPixelRatio(this.pixelRatio);
     }
     pace.frames = 0;
     pace.ms = 0;
