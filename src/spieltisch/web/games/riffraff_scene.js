@@ -105,9 +105,9 @@ export class ShipScene {
   constructor(container, data) {
     this.data = data;
     this.container = container;
-    // A CPU renderer (SwiftShader, llvmpipe) shades every sample of a multisampled canvas: it
-    // draws the moving ship without multisampling and the ship at rest through a multisampled
-    // target; it also redraws the moving ship's shadows less often.
+    // On a CPU renderer (SwiftShader, llvmpipe) 4-sample multisampling took about twice as long
+    // a frame: the moving ship is drawn without it and the ship at rest through a multisampled
+    // target; the moving ship's shadows are also redrawn less often.
     this.software = softwareRenderer();
     this.renderer = new THREE.WebGLRenderer({ antialias: !this.software, alpha: true });
     this.stills = this.software ? new StillPicture(this.renderer) : null;
