@@ -2,8 +2,12 @@
 
 Starts `spieltisch serve` on a free loopback port with a fresh SQLite file, makes a table of
 two `random` bots (their placements are broadcast like anybody's), opens it in Debian's
-Chromium as a spectator (WebGL on SwiftShader, the CPU renderer) and counts the frames drawn
-while the ship's motion plays, over several placements.
+Chromium as a spectator (WebGL on SwiftShader, the CPU renderer), waits until the bots have
+made several placements (cargo on board), then keeps the ship moving for --seconds (the
+latest motion played again whenever it ends, while the bots play on) and counts the frames
+drawn: at desktop size (1280x900) and at phone size (390x844), one after the other, or at one
+size given by --width and --height. Also reports the pixel ratio the scene ended at (it draws
+fewer pixels on a device too slow for 30 frames a second).
 
 Run from the project root after set-up:
     .venv/bin/python benchmarks/riffraff_web.py [--placements 6] [--json]
@@ -31,26 +35,31 @@ ARGS = [
     "--mute-audio",
 ]
 TARGET_FPS = 30
+SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
 
-# Counts animation frames while a motion plays (the scene draws one per animation frame).
-COUNTER = """() => {
-  window.fpsCount = { frames: 0, ms: 0, worst: 0 };
+# Counts animation frames for `seconds` while the ship moves (the scene draws one per animation
+# frame), starting the latest motion again whenever none plays.
+COUNTER = """(seconds) => {
+  window.fpsCount = { frames: 0, ms: 0, worst: 0, done: false };
   let last = null;
+  const end = performance.now() + seconds * 1000;
   const loop = (now) => {
-    if (window.riffraffTable && riffraffTable.playing()) {
+    if (now >= end) { fpsCount.done = true; return; }
+    if (!riffraffTable.playing()) { riffraffTable.replay(); last = null; }
+    else {
       if (last !== null) {
         const gap = now - last;
         fpsCount.frames += 1; fpsCount.ms += gap; fpsCount.worst = Math.max(fpsCount.worst, gap);
       }
       last = now;
-    } else last = null;
+    }
     requestAnimationFrame(loop);
   };
   requestAnimationFrame(loop);
 }"""
 
 
-def measure(placements: int, width: int, height: int) -> dict[str, Any]:
+def measure(placements: int, seconds: float, width: int, height: int) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     port = free_port()
@@ -65,62 +74,72 @@ def measure(placements: int, width: int, height: int) -> dict[str, Any]:
                 page = browser.new_page(viewport={"width": width, "height": height})
                 page.goto(url + f"#/t/{table}")
                 page.wait_for_function("window.riffraffTable && riffraffTable.ready()")
-                page.evaluate(COUNTER)
-                timeout = 60_000 + 15_000 * placements
                 page.wait_for_function(
-                    f"riffraffTable.shows() > {placements} || !!document.querySelector('#result')",
-                    timeout=timeout,
+                    f"riffraffTable.shows() >= {placements}", timeout=60_000 + 15_000 * placements
                 )
+                page.evaluate(COUNTER, seconds)
+                page.wait_for_function("fpsCount.done", timeout=60_000 + 2_000 * seconds)
                 counted: dict[str, float] = page.evaluate("fpsCount")
                 shows = int(page.evaluate("riffraffTable.shows()"))
+                ratio = float(page.evaluate("riffraffTable.ship().pixelRatio"))
                 browser.close()
         finally:
             server.terminate()
             server.wait(timeout=10)
-    seconds = counted["ms"] / 1000
+    moving = counted["ms"] / 1000
     return {
         "placements": shows,
         "frames": int(counted["frames"]),
-        "seconds": round(seconds, 2),
-        "fps": round(counted["frames"] / seconds, 1) if seconds else 0.0,
+        "seconds": round(moving, 2),
+        "fps": round(counted["frames"] / moving, 1) if moving else 0.0,
         "worst_frame_ms": round(counted["worst"], 1),
+        "pixel_ratio": round(ratio, 2),
         "viewport": f"{width}x{height}",
         "target_fps": TARGET_FPS,
     }
 
 
 def report(quick: bool) -> None:
-    """One line for benchmarks/run.py (skipped without Debian's Chromium)."""
+    """Lines for benchmarks/run.py (skipped without Debian's Chromium)."""
     if not CHROMIUM.exists():
         print("riffraff settle animation in headless Chromium            skipped (no chromium)")
         return
-    found = measure(3 if quick else 6, 1280, 900)
-    print(
-        f"riffraff settle animation, headless Chromium (SwiftShader)  {found['fps']:.0f} fps "
-        f"(worst frame {found['worst_frame_ms']:.0f} ms, {found['placements']} placements)"
-    )
+    for name, (width, height) in SIZES.items():
+        found = measure(3 if quick else 6, 4 if quick else 8, width, height)
+        print(
+            f"riffraff settle animation, headless Chromium, {name:<7}   {found['fps']:.0f} fps "
+            f"(worst frame {found['worst_frame_ms']:.0f} ms, {found['placements']} placements)"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--placements", type=int, default=6, help="motions to watch (6)")
-    parser.add_argument("--width", type=int, default=1280, help="viewport width in pixels")
-    parser.add_argument("--height", type=int, default=900, help="viewport height in pixels")
+    parser.add_argument("--placements", type=int, default=6, help="placements before (6)")
+    parser.add_argument("--seconds", type=float, default=8, help="seconds of motion counted (8)")
+    parser.add_argument("--width", type=int, help="one viewport's width in pixels")
+    parser.add_argument("--height", type=int, help="one viewport's height in pixels")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args()
     if not CHROMIUM.exists():
         raise SystemExit("Debian's chromium is needed: apt-get install chromium")
     if not 1 <= args.placements <= 100:
         raise SystemExit("--placements must be from 1 to 100")
-    found = measure(args.placements, args.width, args.height)
+    if not 1 <= args.seconds <= 120:
+        raise SystemExit("--seconds must be from 1 to 120")
+    if (args.width is None) != (args.height is None):
+        raise SystemExit("give both --width and --height, or neither (desktop and phone)")
+    sizes = {"custom": (args.width, args.height)} if args.width else SIZES
+    found = {name: measure(args.placements, args.seconds, w, h) for name, (w, h) in sizes.items()}
     if args.json:
         print(json.dumps(found))
         return
-    print(
-        f"settle animation: {found['fps']} fps over {found['frames']} frames in "
-        f"{found['seconds']} s of motion ({found['placements']} placements, "
-        f"{found['viewport']}, worst frame {found['worst_frame_ms']} ms; target {TARGET_FPS})"
-    )
+    for name, each in found.items():
+        print(
+            f"{name}: {each['fps']} fps over {each['frames']} frames in {each['seconds']} s of "
+            f"motion (after {each['placements']} placements, {each['viewport']}, pixel ratio "
+            f"{each['pixel_ratio']}, worst frame {each['worst_frame_ms']} ms; "
+            f"target {TARGET_FPS})"
+        )
 
 
 if __name__ == "__main__":

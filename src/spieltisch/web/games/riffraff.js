@@ -28,6 +28,7 @@ const table = {
   catching: null, // { show, bodies, sendAt, timer, sent }
   easy: localStorage.getItem("spieltisch.rr.easy") === "on",
   shows: 0, // motions started (for tests and the benchmark)
+  lastShow: null, // the latest motion (the benchmark plays it again)
   lastFalls: [], // the pieces that fell in the latest motion (for tests)
 };
 
@@ -45,7 +46,8 @@ function holder() {
     table.holder = h("div", { class: "rr-stage", id: "rr-stage" });
     table.overlay = h("div", { class: "rr-overlay" });
     table.meter = heelMeter();
-    table.holder.append(table.overlay, table.meter.node);
+    // under the picture, never over the ship: what the ship is doing and how far it heels
+    table.holder.append(h("div", { class: "rr-strip" }, table.overlay, table.meter.node));
   }
   return table.holder;
 }
@@ -83,6 +85,7 @@ export function onMessage(message) {
 function startShow(show) {
   table.pendingShow = null;
   table.shows += 1;
+  table.lastShow = show;
   table.lastFalls = show.falls.map((f) => f[0]);
   const started = show.received - show.elapsed * 1000;
   table.ship.play(show, started);
@@ -485,11 +488,13 @@ function update(ctx) {
   if (!ship || !ctx.view) return;
   ship.setBoard(ctx.view.board);
   const area = placingArea(ctx);
-  ship.highlight(area ?? (ctx.view.active !== null ? ctx.view.cards.latest[ctx.view.active] : null));
-  const turn = area === null ? null : `${ctx.view.round}:${ctx.view.active}:${area}`;
-  if (turn !== table.focused) {
-    if (turn !== null || table.focused) ship.focus(area);
-    table.focused = turn;
+  const active = ctx.view.active !== null && ctx.view.active !== undefined ? ctx.view.cards.latest[ctx.view.active] ?? null : null;
+  ship.highlight(area ?? active);
+  // the camera follows the area being loaded, and looks closely when the person loads it
+  const view = `${ctx.view.round}:${ctx.view.active}:${active}:${area !== null}`;
+  if (view !== table.focused) {
+    ship.focus(area ?? active, area !== null);
+    table.focused = view;
   }
   refreshGhost();
 }
@@ -579,5 +584,6 @@ window.riffraffTable = {
   phase: () => (table.ctx && table.ctx.view ? table.ctx.view.phase : null),
   frames: () => (table.ship ? table.ship.frames : 0),
   shows: () => table.shows,
+  replay: () => table.ship.play(table.lastShow, performance.now()), // the latest motion, once more
   lastFalls: () => table.lastFalls,
 };

@@ -7,6 +7,10 @@
 
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
+import {
+  cargoGeometry, deckGeometry, framePoints, hullGeometry, hullTexture, pennantGeometry, riggingGeometry,
+  softShadow, waveGeometry, yardGeometry,
+} from "./riffraff_looks.js";
 
 const FACE_ROTATION = {
   up: new THREE.Quaternion(),
@@ -14,11 +18,13 @@ const FACE_ROTATION = {
   end: new THREE.Quaternion().setFromAxisAngle(new THREE.Vector3(0, 1, 0), Math.PI / 2),
 };
 const HALF_HEIGHT_AXIS = { up: 2, side: 1, end: 0 };
-const WOOD = 0x8a5a33;
 const SHADOW_EVERY = 3; // on a CPU renderer the moving ship's shadows follow every third frame
-const PACE_FRAMES = 20;
+const PACE_FRAMES = 10;
 const GLIDE_MS = 450;
 const FOCUS_DISTANCE = 0.75; // metres from the camera to the area being loaded
+const FOLLOW_TURN = Math.PI / 6; // how far the whole-ship view turns towards the area being loaded
+const FRAME_MARGIN = 0.9; // the whole ship fills at most this share of the picture's half-sizes
+const VIEW_DIRECTION = new THREE.Vector3(0.62, -0.78, 0.68).normalize(); // from the ship to the camera
 const SLOW_FRAME_MS = 36;
 const MIN_PIXEL_RATIO = 0.6;
 
@@ -60,46 +66,38 @@ export function footprintProblem(data, placement) {
 }
 
 // --- building the pieces -----------------------------------------------------------------------
-function partGeometry(part) {
-  const [a, b, c] = part.size;
-  let geometry;
-  if (part.shape === "box") geometry = new THREE.BoxGeometry(a, b, c);
-  else if (part.shape === "sphere") geometry = new THREE.SphereGeometry(a, 16, 12);
-  else if (part.shape === "ellipsoid") geometry = new THREE.SphereGeometry(1, 20, 14).scale(a, b, c);
-  else if (part.shape === "cylinder") geometry = new THREE.CylinderGeometry(a, a, b, 20).rotateX(Math.PI / 2);
-  else geometry = new THREE.CylinderGeometry(a, a, b, 16, 1, false, 0, Math.PI).rotateZ(Math.PI / 2).rotateY(Math.PI / 2);
-  return geometry.translate(...part.at);
+function shaded(mesh) {
+  mesh.castShadow = true;
+  mesh.receiveShadow = true;
+  return mesh;
 }
 
 function pieceMesh(spec, material) {
-  const group = new THREE.Group();
-  for (const part of spec.parts) {
-    const mesh = new THREE.Mesh(partGeometry(part), material);
-    mesh.castShadow = true;
-    mesh.receiveShadow = true;
-    group.add(mesh);
-  }
-  return group;
+  return shaded(new THREE.Mesh(cargoGeometry(spec), material));
 }
 
-function waveTexture() {
-  const canvas = document.createElement("canvas");
-  canvas.width = 256;
-  canvas.height = 64;
-  const g = canvas.getContext("2d");
-  g.fillStyle = "#2f6fb3";
-  g.fillRect(0, 0, 256, 64);
-  g.strokeStyle = "#d8ecff";
-  g.lineWidth = 5;
-  for (const y of [18, 44]) {
-    g.beginPath();
-    for (let x = 0; x <= 256; x += 4) g.lineTo(x, y + 7 * Math.sin((x / 256) * Math.PI * 8));
-    g.stroke();
+// The picture drawn into a multisampled target, then copied onto the canvas (antialiasing for a
+// canvas without multisampling).
+class StillPicture {
+  constructor(renderer) {
+    this.renderer = renderer;
+    this.target = new THREE.WebGLRenderTarget(1, 1, { samples: 4 });
+    this.target.texture.colorSpace = THREE.SRGBColorSpace;
+    this.camera = new THREE.OrthographicCamera(-1, 1, 1, -1, 0, 1);
+    // copied as it is, transparency too (the stage's background shows through)
+    const material = new THREE.MeshBasicMaterial({ map: this.target.texture, transparent: true, blending: THREE.NoBlending, depthTest: false, depthWrite: false });
+    this.quad = new THREE.Mesh(new THREE.PlaneGeometry(2, 2), material);
+    this.size = new THREE.Vector2();
   }
-  const texture = new THREE.CanvasTexture(canvas);
-  texture.wrapS = THREE.RepeatWrapping;
-  texture.colorSpace = THREE.SRGBColorSpace;
-  return texture;
+
+  render(scene, camera) {
+    this.renderer.getDrawingBufferSize(this.size);
+    if (this.target.width !== this.size.x || this.target.height !== this.size.y) this.target.setSize(this.size.x, this.size.y);
+    this.renderer.setRenderTarget(this.target);
+    this.renderer.render(scene, camera);
+    this.renderer.setRenderTarget(null);
+    this.renderer.render(this.quad, this.camera);
+  }
 }
 
 // --- the scene ------------------------------------------------------------------------------
@@ -107,9 +105,13 @@ export class ShipScene {
   constructor(container, data) {
     this.data = data;
     this.container = container;
-    this.software = softwareRenderer(); // a CPU renderer: no multisampling, fewer shadow passes
-    this.renderer = new THREE.WebGLRenderer({ antialias: !this.software });
-    this.pixelRatio = Math.min(window.devicePixelRatio || 1, 2);
+    // On a CPU renderer (SwiftShader, llvmpipe) 4-sample multisampling took about twice as long
+    // a frame: the moving ship is drawn without it and the ship at rest through a multisampled
+    // target; the moving ship's shadows are also redrawn less often.
+    this.software = softwareRenderer();
+    this.renderer = new THREE.WebGLRenderer({ antialias: !this.software, alpha: true });
+    this.stills = this.software ? new StillPicture(this.renderer) : null;
+    this.pixelRatio = Math.min(window.devicePixelRatio || 1, 2); // lowered on a device too slow for 30 fps
     this.renderer.setPixelRatio(this.pixelRatio);
     this.pace = { frames: 0, ms: 0, last: null };
     this.renderer.shadowMap.enabled = true;
@@ -120,13 +122,16 @@ export class ShipScene {
     this.canvas.classList.add("rr-canvas");
     container.append(this.canvas);
     this.scene = new THREE.Scene();
-    this.scene.background = new THREE.Color(0xcfe3ef);
+    this.renderer.setClearColor(0x000000, 0); // the table and sky behind are the stage's (CSS)
     this.camera = new THREE.PerspectiveCamera(40, 1, 0.01, 10);
     this.camera.up.set(0, 0, 1);
-    this.camera.position.set(0.62, -0.78, 0.72);
+    this.framePoints = framePoints(data.ship);
+    this.shipCentre = new THREE.Box3().setFromPoints(this.framePoints).getCenter(new THREE.Vector3());
+    this.camera.position.copy(this.shipCentre).add(VIEW_DIRECTION);
     this.controls = new OrbitControls(this.camera, this.canvas);
-    this.controls.target.set(0, 0, data.ship.pivot_height + 0.15);
-    this.overviewDistance = this.camera.position.distanceTo(this.controls.target); // whole ship
+    this.controls.target.copy(this.shipCentre);
+    this.view = { area: null, close: false };
+    this.dirty = true; // the picture needs drawing
     this.controls.enableDamping = true;
     this.controls.minDistance = 0.25;
     this.controls.maxDistance = 2.5;
@@ -148,25 +153,26 @@ export class ShipScene {
   _build() {
     const { ship } = this.data;
     const scene = this.scene;
-    scene.add(new THREE.HemisphereLight(0xffffff, 0x8d7b5a, 1.2));
-    const sun = new THREE.DirectionalLight(0xffffff, 2.2);
-    sun.position.set(0.6, -0.8, 1.6);
+    scene.add(new THREE.HemisphereLight(0xf4f8ff, 0x8d7b5a, 1.3));
+    const sun = new THREE.DirectionalLight(0xfff4e0, 2.4);
+    sun.position.set(0.5, -0.7, 1.6);
+    this.sun = sun.position;
     sun.castShadow = true;
     sun.shadow.mapSize.set(768, 768);
-    Object.assign(sun.shadow.camera, { left: -0.5, right: 0.5, top: 0.5, bottom: -0.5, near: 0.5, far: 3.5 });
-    sun.shadow.radius = 4;
+    Object.assign(sun.shadow.camera, { left: -0.45, right: 0.45, top: 0.55, bottom: -0.45, near: 0.5, far: 3.5 });
+    sun.shadow.radius = 3; // soft edges: the PCF samples spread over three texels
+    sun.shadow.bias = -0.0004;
+    sun.shadow.normalBias = 0.001;
     scene.add(sun);
-    const table = new THREE.Mesh(new THREE.CircleGeometry(0.9, 48), new THREE.MeshLambertMaterial({ color: 0xc9a877 }));
-    table.receiveShadow = true;
-    scene.add(table);
-    const [topRadius, topHeight] = ship.cone_top;
-    const waves = new THREE.Mesh(
-      new THREE.CylinderGeometry(topRadius, ship.cone_base_radius, topHeight, 48, 1, true).rotateX(Math.PI / 2),
-      new THREE.MeshLambertMaterial({ map: waveTexture(), side: THREE.DoubleSide }));
-    waves.position.z = topHeight / 2;
-    waves.castShadow = true;
-    waves.receiveShadow = true;
-    scene.add(waves);
+    // the table is the stage's background (no pixels to draw); the stand, which covers much of
+    // the picture, takes no shadows; soft shadows of their own lie under the stand and the ship
+    const standShadow = softShadow(ship.cone_base_radius * 2.5, ship.cone_base_radius * 2.5, 0.45);
+    standShadow.position.z = 0.0005;
+    this.shipShadow = softShadow(0.5, 0.22, 0.35);
+    this.shipShadow.position.z = 0.001;
+    scene.add(standShadow, this.shipShadow);
+    const waves = new THREE.Mesh(waveGeometry(ship), new THREE.MeshLambertMaterial({ vertexColors: true }));
+    scene.add(waves); // the stand never moves: it is left out of the shadow passes
     this.roll = new THREE.Group();
     this.roll.position.z = ship.pivot_height;
     this.pitch = new THREE.Group();
@@ -179,29 +185,23 @@ export class ShipScene {
 
   _buildShip() {
     const { ship } = this.data;
-    const wood = new THREE.MeshStandardMaterial({ color: WOOD, roughness: 0.75 });
-    const dark = new THREE.MeshStandardMaterial({ color: 0x5d3a1f, roughness: 0.8 });
-    const [length, width, height] = ship.hull_size;
-    const add = (geometry, material, z, parent = this.pitch) => {
-      const mesh = new THREE.Mesh(geometry, material);
-      mesh.position.z = z;
-      mesh.castShadow = true;
-      mesh.receiveShadow = true;
+    const painted = new THREE.MeshLambertMaterial({ vertexColors: true });
+    const add = (geometry, material, parent = this.pitch) => {
+      const mesh = shaded(new THREE.Mesh(geometry, material));
       parent.add(mesh);
       return mesh;
     };
-    add(new THREE.BoxGeometry(length, width, height), wood, ship.deck_height - height / 2);
-    add(new THREE.BoxGeometry(length * 0.96, width * 1.02, height * 0.35), dark, ship.deck_height - height * 0.8);
-    add(new THREE.BoxGeometry(ship.mast_width, ship.mast_width, ship.mast_height), wood, ship.deck_height + ship.mast_height / 2);
-    const ballZ = -this.data.ball_drop;
-    add(new THREE.SphereGeometry(ship.ball_radius, 24, 16), new THREE.MeshStandardMaterial({ color: 0x9aa3ab, metalness: 0.9, roughness: 0.25 }), ballZ);
-    const rodLength = ship.deck_height - height - ballZ;
-    add(new THREE.CylinderGeometry(0.003, 0.003, rodLength, 8).rotateX(Math.PI / 2), dark, ballZ + rodLength / 2);
+    add(hullGeometry(ship), new THREE.MeshLambertMaterial({ map: hullTexture(), side: THREE.DoubleSide }));
+    add(deckGeometry(ship), painted);
+    add(riggingGeometry(ship, this.data.ball_drop), painted);
+    add(pennantGeometry(ship), new THREE.MeshLambertMaterial({ color: 0xc62828, side: THREE.DoubleSide })).castShadow = false;
+    const steel = new THREE.MeshPhongMaterial({ color: 0x8f989f, specular: 0xffffff, shininess: 60 });
+    add(new THREE.SphereGeometry(ship.ball_radius, 24, 16).translate(0, 0, -this.data.ball_drop), steel);
     this.yards = ship.yards.map((yard) => {
       const group = new THREE.Group();
       group.position.z = ship.deck_height + yard.height - ship.yard_thickness / 2;
       group.rotation.order = "ZXY";
-      add(new THREE.BoxGeometry(ship.yard_width, yard.length, ship.yard_thickness), wood, 0, group);
+      add(yardGeometry(ship, yard), painted, group);
       this.pitch.add(group);
       return group;
     });
@@ -276,10 +276,11 @@ export class ShipScene {
     part.updateWorldMatrix(true, false);
     const [x, y] = this.areaPoint(shape, u, v);
     const world = new THREE.Vector3(x, y, shape.surface).applyMatrix4(part.matrixWorld);
-    return this._screen(world);
+    return this.screenOfPoint(world);
   }
 
-  _screen(world) {
+  // Where on the screen (client pixels) a world point is.
+  screenOfPoint(world) {
     const rect = this.canvas.getBoundingClientRect();
     const p = world.clone().project(this.camera);
     return { x: rect.left + ((p.x + 1) / 2) * rect.width, y: rect.top + ((1 - p.y) / 2) * rect.height, behind: p.z > 1 };
@@ -287,28 +288,99 @@ export class ShipScene {
 
   highlight(area) {
     this.areaMarks.forEach((mark, i) => (mark.visible = i + 1 === area));
+    this.dirty = true;
   }
 
-  // Glide the camera to look at an area from closer (once per turn); null: the whole ship.
-  focus(area) {
-    const shape = area ? this.data.areas[area - 1] : null;
-    let target = new THREE.Vector3(0, 0, this.data.ship.pivot_height + 0.15);
-    const now = this.camera.position.distanceTo(this.controls.target);
-    let distance = Math.max(now, this.overviewDistance); // the whole ship in view
-    if (shape) {
-      const part = this.partOf(shape);
-      part.updateWorldMatrix(true, false);
-      const [x, y] = this.areaPoint(shape, 0.5, 0);
-      target = new THREE.Vector3(x, y, shape.surface).applyMatrix4(part.matrixWorld);
-      distance = Math.min(now, FOCUS_DISTANCE);
+  _areaCentre(area) {
+    const shape = this.data.areas[area - 1];
+    const part = this.partOf(shape);
+    part.updateWorldMatrix(true, false);
+    const [x, y] = this.areaPoint(shape, 0.5, 0);
+    return new THREE.Vector3(x, y, shape.surface).applyMatrix4(part.matrixWorld);
+  }
+
+  // The frame points' extent in the picture from a probe camera: [left, right, bottom, top].
+  _extent(probe) {
+    const extent = [Infinity, -Infinity, Infinity, -Infinity];
+    for (const point of this.framePoints) {
+      const p = point.clone().project(probe);
+      extent[0] = Math.min(extent[0], p.x);
+      extent[1] = Math.max(extent[1], p.x);
+      extent[2] = Math.min(extent[2], p.y);
+      extent[3] = Math.max(extent[3], p.y);
+      if (p.z >= 1) return null; // behind the camera
     }
-    const offset = this.camera.position.clone().sub(this.controls.target).setLength(distance);
+    return extent;
+  }
+
+  // The nearest distance along `direction` from `target` that shows every frame point, and the
+  // target moved (`centre`) so that they sit in the middle of the picture.
+  _fit(target, direction, centre = true) {
+    const probe = this.camera.clone();
+    const place = (at, distance) => {
+      probe.position.copy(at).addScaledVector(direction, distance);
+      probe.lookAt(at);
+      probe.updateMatrixWorld();
+      return this._extent(probe);
+    };
+    const centred = target.clone();
+    let distance = 8;
+    for (let round = 0; round < (centre ? 3 : 1); round += 1) {
+      let [near, far] = [0.2, 8];
+      for (let i = 0; i < 22; i += 1) {
+        const mid = (near + far) / 2;
+        const e = place(centred, mid);
+        if (e && Math.max(-e[0], e[1], -e[2], e[3]) <= FRAME_MARGIN) far = mid;
+        else near = mid;
+      }
+      distance = far;
+      if (!centre) break;
+      const e = place(centred, distance);
+      const halfHeight = distance * Math.tan((probe.fov * Math.PI) / 360);
+      const up = new THREE.Vector3(0, 1, 0).transformDirection(probe.matrixWorld);
+      const right = new THREE.Vector3(1, 0, 0).transformDirection(probe.matrixWorld);
+      centred.addScaledVector(right, ((e[0] + e[1]) / 2) * halfHeight * probe.aspect);
+      centred.addScaledVector(up, ((e[2] + e[3]) / 2) * halfHeight);
+    }
+    return { target: centred, distance };
+  }
+
+  // Where the camera looks from for a view: { area, close }. The whole ship, seen from the side
+  // of the area being loaded (turned at most FOLLOW_TURN from the starting side); `close`: a
+  // close look at that area (once per turn).
+  _viewFrom(view) {
+    let direction = this.camera.position.clone().sub(this.controls.target).normalize();
+    if (view.area && view.close) {
+      const target = this._areaCentre(view.area);
+      const distance = Math.min(this.camera.position.distanceTo(this.controls.target), FOCUS_DISTANCE);
+      return { target, camera: target.clone().addScaledVector(direction, distance) };
+    }
+    if (view.area) direction = this._sideOf(view.area, direction);
+    const whole = this._fit(this.shipCentre, direction);
+    return { target: whole.target, camera: whole.target.clone().addScaledVector(direction, whole.distance) };
+  }
+
+  // `direction` turned about the vertical towards the area's side, keeping its elevation.
+  _sideOf(area, direction) {
+    const centre = this._areaCentre(area);
+    const home = Math.atan2(VIEW_DIRECTION.y, VIEW_DIRECTION.x);
+    let turn = Math.atan2(centre.y, centre.x) - home;
+    turn = Math.atan2(Math.sin(turn), Math.cos(turn));
+    const azimuth = home + Math.max(-FOLLOW_TURN, Math.min(FOLLOW_TURN, turn));
+    const flat = Math.hypot(direction.x, direction.y);
+    return new THREE.Vector3(flat * Math.cos(azimuth), flat * Math.sin(azimuth), direction.z);
+  }
+
+  // Glide the camera to a view (see _viewFrom); area null: the whole ship.
+  focus(area, close = true) {
+    this.view = { area, close: Boolean(area && close) };
+    const to = this._viewFrom(this.view);
     this.glide = {
       started: performance.now(),
       fromTarget: this.controls.target.clone(),
-      toTarget: target,
+      toTarget: to.target,
       fromCamera: this.camera.position.clone(),
-      toCamera: target.clone().add(offset),
+      toCamera: to.camera,
     };
   }
 
@@ -326,7 +398,7 @@ export class ShipScene {
     let mesh = this.cargo.get(body);
     if (!mesh) {
       const spec = this.data.pieces[body % this.data.pieces.length];
-      const material = new THREE.MeshStandardMaterial({ color: spec.colour, roughness: 0.6 });
+      const material = new THREE.MeshLambertMaterial({ vertexColors: true }); // cheap on a CPU renderer
       mesh = pieceMesh(spec, material);
       mesh.userData.body = body;
       this.cargo.set(body, mesh);
@@ -342,6 +414,15 @@ export class ShipScene {
       yard.rotation.z = joints[2 + 2 * i] || 0;
       yard.rotation.x = joints[3 + 2 * i] || 0;
     });
+    this._placeShipShadow();
+  }
+
+  // The ship's soft shadow on the table: under its deck, away from the sun.
+  _placeShipShadow() {
+    this.pitch.updateWorldMatrix(true, false);
+    const deck = new THREE.Vector3(0, 0, this.data.ship.deck_height).applyMatrix4(this.pitch.matrixWorld);
+    this.shipShadow.position.x = deck.x - (deck.z * this.sun.x) / this.sun.z;
+    this.shipShadow.position.y = deck.y - (deck.z * this.sun.y) / this.sun.z;
   }
 
   _setPose(body, pose) {
@@ -370,12 +451,14 @@ export class ShipScene {
     this.shownJoints = joints;
     this._placeCom(pieces.map((p) => [p[0], p.slice(2)]));
     this.shadowsDue = true;
+    this.dirty = true;
   }
 
   // --- the centre of mass of the cargo (easy mode) ----------------------------------------
   setCentreOfMass(on) {
     this.comOn = on;
     this.comMarker.visible = on && Boolean(this.comAt);
+    this.dirty = true;
   }
 
   _placeCom(poses) {
@@ -398,12 +481,13 @@ export class ShipScene {
       this.ghostMesh = null;
     }
     this.ghost = ghost;
+    this.dirty = true;
     if (!ghost) return;
     const shape = this.data.areas[ghost.area - 1];
     if (!this.ghostMesh) {
-      this.ghostMaterial = new THREE.MeshStandardMaterial({ color: GOOD, transparent: true, opacity: 0.6, depthWrite: false });
+      this.ghostMaterial = new THREE.MeshLambertMaterial({ color: GOOD, transparent: true, opacity: 0.6, depthWrite: false });
       this.ghostMesh = pieceMesh(this.data.pieces[ghost.piece], this.ghostMaterial);
-      this.ghostMesh.traverse((m) => (m.castShadow = false));
+      this.ghostMesh.castShadow = false;
       this.ghostPiece = ghost.piece;
     }
     this.partOf(shape).add(this.ghostMesh);
@@ -504,7 +588,7 @@ export class ShipScene {
       if (t >= landing || this.show.caught.has(body)) continue;
       const mesh = this.cargo.get(body);
       if (!mesh) continue;
-      const p = this._screen(mesh.position);
+      const p = this.screenOfPoint(mesh.position);
       const d = Math.hypot(p.x - clientX, p.y - clientY);
       if (d <= reach && (!best || d < best.d)) best = { body, d };
     }
@@ -520,7 +604,7 @@ export class ShipScene {
 
   // The picture as drawn now, copied onto a 2D canvas (for tests: drawn and read in one task).
   snapshot() {
-    this.renderer.render(this.scene, this.camera);
+    this._draw(false);
     const copy = document.createElement("canvas");
     copy.width = this.canvas.width;
     copy.height = this.canvas.height;
@@ -531,18 +615,25 @@ export class ShipScene {
   // Screen point of a piece now (for tests and hints).
   screenOfPiece(body) {
     const mesh = this.cargo.get(body);
-    return mesh ? this._screen(mesh.position) : null;
+    return mesh ? this.screenOfPoint(mesh.position) : null;
   }
 
   // --- running ----------------------------------------------------------------------------
   resize() {
     const width = this.container.clientWidth || 320;
-    const height = Math.max(260, Math.min(width * 0.75, window.innerHeight * 0.62));
+    const narrow = width < 600; // a phone held upright: the tall ship gets a taller picture
+    const height = Math.max(260, Math.min(width * (narrow ? 0.95 : 0.85), window.innerHeight * (narrow ? 0.5 : 0.62)));
     this.renderer.setSize(width, height, false);
     this.canvas.style.width = `${width}px`;
     this.canvas.style.height = `${height}px`;
     this.camera.aspect = width / height;
     this.camera.updateProjectionMatrix();
+    if (!this.glide && !this.view.close) {
+      const to = this._viewFrom(this.view);
+      this.controls.target.copy(to.target);
+      this.camera.position.copy(to.camera);
+    }
+    this.dirty = true;
   }
 
   _tick() {
@@ -553,18 +644,34 @@ export class ShipScene {
       if (this.frames % (this.software ? SHADOW_EVERY : 1) === 0) this.shadowsDue = true;
       this._keepPace(now);
     } else this.pace.last = null;
+    const moving = Boolean(this.show || this.glide);
     if (this.glide) this._glide(now);
     if (this.shadowsDue) {
       this.renderer.shadowMap.needsUpdate = true;
       this.shadowsDue = false;
     }
-    this.controls.update();
-    this.renderer.render(this.scene, this.camera);
+    const turned = this.controls.update();
+    if (moving || turned) this._draw(true);
+    else if (this.dirty || this.lastDrawnMoving) this._draw(false); // a still picture is drawn once
     this.frames += 1;
     if (this.onFrame) this.onFrame(this.shownJoints || [0, 0], Boolean(this.show));
   }
 
-  // While the ship moves, a device too slow for 30 frames a second draws fewer pixels.
+  _draw(moving) {
+    if (this.stills && !moving) this.stills.render(this.scene, this.camera);
+    else this.renderer.render(this.scene, this.camera);
+    this.dirty = false;
+    this.lastDrawnMoving = moving;
+  }
+
+  // How many samples a pixel of the picture at rest has (antialiasing).
+  samples() {
+    const gl = this.renderer.getContext();
+    return this.stills ? this.stills.target.samples : gl.getParameter(gl.SAMPLES);
+  }
+
+  // While the ship moves, a device too slow for 30 frames a second draws fewer pixels from then
+  // on (changing the canvas's size at each motion's start and end would cost more).
   _keepPace(now) {
     const pace = this.pace;
     if (pace.last !== null) {
@@ -576,7 +683,6 @@ export class ShipScene {
     if (pace.ms / pace.frames > SLOW_FRAME_MS && this.pixelRatio > MIN_PIXEL_RATIO) {
       this.pixelRatio = Math.max(MIN_PIXEL_RATIO, this.pixelRatio * 0.8);
       this.renderer.setPixelRatio(this.pixelRatio);
-      this.resize();
     }
     pace.frames = 0;
     pace.ms = 0;

@@ -1,0 +1,147 @@
+"""How Riff Raff's ship is drawn, in Debian's Chromium (WebGL on SwiftShader): each cargo type's
+look stays inside its physics box and is told apart from the others, the whole ship is in the
+picture at desktop and phone size (also when the camera turns towards the area being loaded),
+the heel meter lies outside the picture, and the picture is antialiased with soft shadows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.server.live import ARTIFACTS, CHROMIUM, WEBGL_ARGS, LiveServer, chromium, start_server
+
+SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
+)
+
+# Each cargo type's drawn size and centre against its physics box, and what tells it apart.
+LOOKS = """async () => {
+  const looks = await import('/games/riffraff_looks.js');
+  const THREE = await import('three');
+  return riffraffTable.ship().data.pieces.map((spec) => {
+    const geometry = looks.cargoGeometry(spec);
+    geometry.computeBoundingBox();
+    const box = geometry.boundingBox;
+    const colours = new Set();
+    const key = (r, g, b) => [r, g, b].map((x) => x.toFixed(3)).join();
+    const c = geometry.attributes.color.array;
+    for (let i = 0; i < c.length; i += 3) colours.add(key(c[i], c[i + 1], c[i + 2]));
+    const main = new THREE.Color(spec.colour);
+    return {
+      name: spec.name,
+      physics: spec.size,
+      drawn: box.getSize(new THREE.Vector3()).toArray(),
+      centre: box.getCenter(new THREE.Vector3()).toArray(),
+      vertices: geometry.attributes.position.count,
+      colours: colours.size,
+      main: colours.has(key(main.r, main.g, main.b)),
+    };
+  });
+}"""
+
+# Screen boxes of the canvas and the heel meter, and the screen box of every point drawn of the
+# hull, mast (with stem, bowsprit and pennant) and yards as they are now (not the ball's rod).
+PICTURE = """() => {
+  const ship = riffraffTable.ship();
+  const canvas = ship.canvas.getBoundingClientRect();
+  const heel = document.getElementById('rr-heel').getBoundingClientRect();
+  const [hull, , rigging, pennant] = ship.pitch.children;
+  const meshes = [hull, rigging, pennant, ...ship.yards.map((yard) => yard.children[0])];
+  const drawn = { left: Infinity, right: -Infinity, top: Infinity, bottom: -Infinity };
+  const point = ship.camera.position.clone();
+  for (const mesh of meshes) {
+    mesh.updateWorldMatrix(true, false);
+    const p = mesh.geometry.attributes.position;
+    for (let i = 0; i < p.count; i += 1) {
+      point.fromBufferAttribute(p, i).applyMatrix4(mesh.matrixWorld);
+      if (point.z < ship.data.ship.pivot_height - 0.06) continue;
+      const { x, y } = ship.screenOfPoint(point);
+      Object.assign(drawn, { left: Math.min(drawn.left, x), right: Math.max(drawn.right, x),
+        top: Math.min(drawn.top, y), bottom: Math.max(drawn.bottom, y) });
+    }
+  }
+  const rect = (r) => ({ left: r.left, right: r.right, top: r.top, bottom: r.bottom });
+  return { canvas: rect(canvas), heel: rect(heel), drawn };
+}"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with start_server(tmp_path_factory.mktemp("rr-ship"), 0.5) as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium(WEBGL_ARGS) as found:
+        yield found
+
+
+def ship_page(browser: Any, server: LiveServer, size: str) -> Any:
+    """A table of a person's empty seat and a bot, watched (nobody moves: the ship rests)."""
+    body = {"game": "riffraff", "seats": [{"bot": None}, {"bot": None}], "seed": 2}
+    table = httpx.post(server.url + "api/tables", json=body).json()["id"]
+    page = browser.new_context(locale="en-GB", viewport=SIZES[size]).new_page()
+    page.set_default_timeout(60_000)
+    page.goto(server.url + f"#/t/{table}")
+    page.wait_for_function("window.riffraffTable && riffraffTable.ready()")
+    page.wait_for_function("!riffraffTable.cameraMoving()")
+    return page
+
+
+def assert_whole_ship_shown(page: Any) -> None:
+    seen = page.evaluate(PICTURE)
+    canvas, heel, drawn = seen["canvas"], seen["heel"], seen["drawn"]
+    assert heel["top"] >= canvas["bottom"] - 0.5, (heel, canvas)  # the meter is under the picture
+    assert canvas["left"] <= drawn["left"] and drawn["right"] <= canvas["right"], seen
+    assert canvas["top"] <= drawn["top"] and drawn["bottom"] <= canvas["bottom"], seen
+
+
+def test_each_cargo_look_fits_its_physics_box(browser: Any, server: LiveServer) -> None:
+    page = ship_page(browser, server, "desktop")
+    looks = page.evaluate(LOOKS)
+    names = ["boat", "barrel", "flacon", "box", "sailor", "plank", "rat", "chest"]
+    assert [look["name"] for look in looks] == names
+    for look in looks:
+        sizes = zip(look["drawn"], look["physics"], look["centre"], strict=True)
+        for drawn, physics, centre in sizes:
+            # what is drawn is where the simulation has it: at most 1 mm over, at least 85 % full
+            assert 0.85 * physics <= drawn <= physics + 0.001, look
+            assert abs(centre) <= 0.0015, look
+        assert look["colours"] >= 2 and look["main"], look  # details in colour, the type's colour
+    assert len({look["vertices"] for look in looks}) == len(looks)  # eight different shapes
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_whole_ship_is_in_the_picture(browser: Any, server: LiveServer, size: str) -> None:
+    page = ship_page(browser, server, size)
+    assert_whole_ship_shown(page)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"riffraff-ship-{size}.png"))
+    start = page.evaluate("riffraffTable.ship().camera.position.toArray()")
+    page.evaluate("riffraffTable.ship().focus(9, false)")  # a port yard is being loaded
+    page.wait_for_function("!riffraffTable.cameraMoving()")
+    turned = page.evaluate("riffraffTable.ship().camera.position.toArray()")
+    assert turned[1] > start[1] + 0.05  # the camera swung towards port
+    assert_whole_ship_shown(page)
+
+
+def test_antialiased_with_soft_shadows(browser: Any, server: LiveServer) -> None:
+    page = ship_page(browser, server, "phone")
+    found = page.evaluate(
+        """() => {
+          const ship = riffraffTable.ship();
+          const light = ship.scene.children.find((c) => c.castShadow && c.shadow);
+          return { samples: ship.samples(), shadows: ship.renderer.shadowMap.enabled,
+                   radius: light.shadow.radius };
+        }"""
+    )
+    assert found["samples"] >= 4, found  # the ship at rest: four samples a pixel
+    assert found["shadows"] and found["radius"] > 1, found
