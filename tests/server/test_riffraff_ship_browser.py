@@ -17,9 +17,12 @@ from tests.server.live import ARTIFACTS, CHROMIUM, WEBGL_ARGS, LiveServer, chrom
 SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
+    ),
+]
 
 # Each cargo type's drawn size and centre against its physics box, and what tells it apart.
 LOOKS = """async () => {
