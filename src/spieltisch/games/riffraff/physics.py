@@ -395,10 +395,8 @@ def _cargo_fixed_to_ship(ship: ShipModel, data: mujoco.MjData, slots: list[int])
     """The ship body carries the mass of the pieces in `slots` as they lie now (its mass,
     centre and inertia become those of ship and cargo together); restored on leaving."""
     m, body = ship.model, ship.ship_body
-    saved = (
-        m.body_mass[body],
-        *(a[body].copy() for a in (m.body_ipos, m.body_iquat, m.body_inertia)),
-    )
+    arrays = (m.body_mass, m.body_ipos, m.body_iquat, m.body_inertia, m.body_subtreemass)
+    saved = [array.copy() for array in arrays]
     bodies = [body, *ship.cargo_body[slots].tolist()]
     masses = m.body_mass[bodies]
     centre = masses @ data.xipos[bodies] / masses.sum()
@@ -416,9 +414,11 @@ def _cargo_fixed_to_ship(ship: ShipModel, data: mujoco.MjData, slots: list[int])
         m.body_ipos[body] = frame.T @ (centre - data.xpos[body])
         m.body_iquat[body] = _quaternion(axes)
         m.body_inertia[body] = principal
+        m.body_subtreemass[[body, m.body_parentid[body]]] += masses[1:].sum()  # ship and roll
         yield
     finally:
-        m.body_mass[body], m.body_ipos[body], m.body_iquat[body], m.body_inertia[body] = saved
+        for array, values in zip(arrays, saved, strict=True):
+            array[:] = values
 
 
 # --- placing a piece ---------------------------------------------------------------------------
