@@ -366,6 +366,21 @@ def _unpark(ship: ShipModel, data: mujoco.MjData, slot: int, pose: Pose) -> None
     ship.model.body_gravcomp[ship.cargo_body[slot]] = 0.0
 
 
+def _ride_along(ship: ShipModel, data: mujoco.MjData, slot: int) -> None:
+    """Give the piece in `slot` the velocity it has fixed to the turning ship."""
+    turning = np.zeros(6)  # angular, then linear at the ship's origin; world frame
+    mujoco.mj_objectVelocity(
+        ship.model, data, mujoco.mjtObj.mjOBJ_XBODY, ship.ship_body, turning, 0
+    )
+    address, dof = ship.cargo_qpos[slot], ship.cargo_dof[slot]
+    centre = data.qpos[address : address + 3]
+    spin = turning[:3]
+    data.qvel[dof : dof + 3] = turning[3:] + np.cross(spin, centre - data.xpos[ship.ship_body])
+    orientation = np.zeros(9)
+    mujoco.mju_quat2Mat(orientation, data.qpos[address + 3 : address + 7])
+    data.qvel[dof + 3 : dof + 6] = orientation.reshape(3, 3).T @ spin  # in the piece's frame
+
+
 def _in_frame(data: mujoco.MjData, body: int, pose: Pose) -> Pose:
     """A world pose as seen in the frame of `body`."""
     frame = data.xmat[body].reshape(3, 3)
@@ -687,9 +702,10 @@ class _Window:
                 still = still + 1 if self._ship_still() else 0
         data.qpos[ship.yard_qpos] = yards
         data.qvel[ship.yard_dof] = 0.0
-        mujoco.mj_kinematics(ship.model, data)
+        mujoco.mj_forward(ship.model, data)
         for slot in self.on_board:
             _unpark(ship, data, slot, _from_frame(data, ship.ship_body, self.riding[slot]))
+            _ride_along(ship, data, slot)
         self.riding = {}
         self.still_from = self.quiet_from = None
         mujoco.mj_forward(ship.model, data)
