@@ -176,3 +176,14 @@ def _roll_inertia(ship: ShipModel, data: mujoco.MjData) -> float:
     own = _inertia_about_roll_axis(ship, data, [roll_body])
     dof = ship.joint_dof[0]
     return float(full[dof, dof] - own - m.dof_armature[dof])
+
+
+def test_a_carried_piece_is_drawn_riding_on_the_ship() -> None:
+    board = _played_boards()[-1]
+    body = free_body(board, BOX, 64)
+    result = simulate_placement(board, Placement(BOX, 9, 0.6), body, generator(0), 1.0)
+    assert not result.fallen
+    heights = np.array([[pose[2] for pose in frame.poses] for frame in result.trajectory])
+    assert heights.max() < 1.0  # never drawn where carried pieces are parked
+    steps = np.abs(np.diff(heights, axis=0)).max()
+    assert steps < 0.01  # metres between frames: no jump when the contacts take over again
