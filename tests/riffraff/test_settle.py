@@ -7,13 +7,19 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import mujoco  # type: ignore[import-untyped]
 import numpy as np
+import pytest
 
-from spieltisch.games.riffraff.board import REST, Board, PiecePose, Placement
+from spieltisch.games.riffraff import physics
+from spieltisch.games.riffraff.board import REST, Board, PiecePose, Placement, piece_type
 from spieltisch.games.riffraff.data import TUNING, piece_index
 from spieltisch.games.riffraff.physics import (
+    PlacementResult,
     ShipModel,
+    _cargo_fixed_to_ship,
     _load,
+    _park,
     _Window,
     drift,
     free_body,
@@ -95,3 +101,89 @@ def _box_on_deck() -> PiecePose:
     """A box resting on deck area 1 of the upright ship."""
     board = simulate_placement(REST, Placement(BOX, 1, 0.5), body=BOX, frames=False).board
     return board.pieces[0]
+
+
+def test_carrying_the_resting_cargo_changes_neither_falls_nor_the_ship_at_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    board = _played_boards()[-1]
+    carries: list[float] = []
+    carry = _Window._carry
+
+    def counted(window: _Window, max_steps: int) -> None:
+        carries.append(window.time)
+        carry(window, max_steps)
+
+    monkeypatch.setattr(_Window, "_carry", counted)
+    carried = [_box_on_yard(board, seed) for seed in range(3)]
+    assert carries  # the lever is in use
+    uncarried_ship = replace(TUNING, carry=False)
+    monkeypatch.setattr(physics, "ship_model", lambda types: ShipModel(types, uncarried_ship))
+    for seed, with_carry in enumerate(carried):
+        without = _box_on_yard(board, seed)
+        assert with_carry.fallen == without.fallen
+        assert abs(with_carry.roll - without.roll) < 0.5
+        assert abs(with_carry.pitch - without.pitch) < 0.5
+
+
+def _box_on_yard(board: Board, seed: int) -> PlacementResult:
+    body = free_body(board, BOX, 64)
+    placement = Placement(BOX, 9, 0.6)
+    return simulate_placement(board, placement, body, generator(seed), 1.0, frames=False)
+
+
+def test_a_ship_carrying_its_cargo_has_their_mass_and_centre_and_is_given_back() -> None:
+    board = _played_boards()[3]
+    ship = ShipModel(tuple(piece_type(p.body) for p in board.pieces))
+    data = _load(ship, board)
+    m, slots = ship.model, list(range(len(board.pieces)))
+    before = [a.copy() for a in (m.body_mass, m.body_ipos, m.body_iquat, m.body_inertia)]
+    parts = [ship.ship_body, *ship.yard_bodies, *ship.cargo_body.tolist()]
+    mass = m.body_mass[parts].sum()
+    centre = m.body_mass[parts] @ data.xipos[parts] / mass
+    roll_inertia = _inertia_about_roll_axis(ship, data, parts)
+    with _cargo_fixed_to_ship(ship, data, slots):
+        for slot in slots:
+            _park(ship, data, slot)
+        mujoco.mj_forward(m, data)
+        carried = [ship.ship_body, *ship.yard_bodies]
+        assert m.body_mass[carried].sum() == pytest.approx(mass, rel=1e-12)
+        assert data.subtree_com[ship.ship_body] == pytest.approx(centre, abs=1e-12)
+        assert _roll_inertia(ship, data) == pytest.approx(roll_inertia, rel=1e-9)
+    after = (m.body_mass, m.body_ipos, m.body_iquat, m.body_inertia)
+    assert all(np.array_equal(a, b) for a, b in zip(before, after, strict=True))
+
+
+def _inertia_about_roll_axis(ship: ShipModel, data: mujoco.MjData, parts: list[int]) -> float:
+    """The moment of inertia of `parts` about the ship's roll axis, body by body."""
+    roll = ship.model.jnt_bodyid[ship.model.dof_jntid[ship.joint_dof[0]]]
+    axis, pivot = data.xaxis[ship.model.dof_jntid[ship.joint_dof[0]]], data.xpos[roll]
+    total = 0.0
+    for part in parts:
+        axes = data.ximat[part].reshape(3, 3)
+        own = axis @ axes @ np.diag(ship.model.body_inertia[part]) @ axes.T @ axis
+        arm = np.cross(data.xipos[part] - pivot, axis)
+        total += own + ship.model.body_mass[part] * (arm @ arm)
+    return float(total)
+
+
+def _roll_inertia(ship: ShipModel, data: mujoco.MjData) -> float:
+    """The ship's roll inertia as the engine sees it, without the roll body's own."""
+    m = ship.model
+    full = np.zeros((m.nv, m.nv))
+    mujoco.mj_fullM(m, full, data.qM)
+    roll_body = m.jnt_bodyid[m.dof_jntid[ship.joint_dof[0]]]
+    own = _inertia_about_roll_axis(ship, data, [roll_body])
+    dof = ship.joint_dof[0]
+    return float(full[dof, dof] - own - m.dof_armature[dof])
+
+
+def test_a_carried_piece_is_drawn_riding_on_the_ship() -> None:
+    board = _played_boards()[-1]
+    body = free_body(board, BOX, 64)
+    result = simulate_placement(board, Placement(BOX, 9, 0.6), body, generator(0), 1.0)
+    assert not result.fallen
+    heights = np.array([[pose[2] for pose in frame.poses] for frame in result.trajectory])
+    assert heights.max() < 1.0  # never drawn where carried pieces are parked
+    steps = np.abs(np.diff(heights, axis=0)).max()
+    assert steps < 0.01  # metres between frames: no jump when the contacts take over again

@@ -176,6 +176,14 @@ class Tuning:
     rest_turn: float = 0.02  # rad/s
     rest_turn_accel: float = 0.06  # rad/s²
     rest_checks: int = 4  # consecutive checks at rest that end the window
+    # carrying: a loaded ship swings on slowly long after its cargo has stopped sliding (24
+    # pieces: still on the ship after about 1.1 s, the ship at rest after about 2.9 s). Once no
+    # piece has moved on the ship for `carry_checks` checks, the ship swings on with the cargo
+    # fixed to it as one rigid body, without the cargo's contacts, until it rests or has turned
+    # `carry_turn`; then the contacts take over again and rest is checked as always
+    carry: bool = True
+    carry_checks: int = 2  # 4 carried 0.5 s less per window with 24 pieces
+    carry_turn: float = radians(2.0)  # larger jumps set rocking pieces (a rat) swinging
     fall_height: float = 0.22  # a piece whose centre is lower than this has fallen
     release_gap: float = 0.003  # the gap under a piece when it is let go
     sample_every: int = 8  # steps between frames of the animation (30 per second)

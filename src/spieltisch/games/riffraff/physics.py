@@ -11,7 +11,9 @@ piece that falls is parked far from the ship, weightless and at rest.
 Contacts between convex shapes use MuJoCo's multi-contact option (multiccd): with a single
 contact point a cylinder or box standing on a face teeters and walks off.
 
-The settle window ends when the ship and cargo rest (`Tuning.rest_*`). A window still moving
+The settle window ends when the ship and cargo rest (`Tuning.rest_*`). While the cargo rests on
+a ship that still swings, the ship is carried on with its cargo fixed to it (`Tuning.carry*`),
+a cheap rigid swing without contacts, and the contacts then take over again. A window still moving
 after `settle_max` runs on to `settle_cap`, and after that its motion is taken out and it
 settles from standstill a few short times; falls in this extension count like any other. So
 the board a placement leaves is a resting one, and nothing falls between turns (`drift` checks
@@ -24,6 +26,8 @@ velocities zero), so its result depends on its inputs alone.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from math import cos, pi, radians, sin, sqrt
@@ -278,6 +282,13 @@ class ShipModel:
             [m.jnt_dofadr[self._id(mujoco.mjtObj.mjOBJ_JOINT, n)] for n in JOINT_NAMES]
         )
         self.ship_body = self._id(mujoco.mjtObj.mjOBJ_BODY, "ship")
+        yard_joints = [
+            self._id(mujoco.mjtObj.mjOBJ_JOINT, f"{kind}{y.areas[0]}")
+            for y in SHIP.yards
+            for kind in ("turn", "seesaw")
+        ]
+        self.yard_qpos = m.jnt_qposadr[yard_joints]
+        self.yard_dof = m.jnt_dofadr[yard_joints]
         self.yard_bodies = tuple(
             self._id(mujoco.mjtObj.mjOBJ_BODY, f"yard{y.areas[0]}") for y in SHIP.yards
         )
@@ -346,6 +357,83 @@ def _park(ship: ShipModel, data: mujoco.MjData, slot: int) -> None:
     data.qpos[address : address + 7] = (*_park_position(slot), 1.0, 0.0, 0.0, 0.0)
     data.qvel[dof : dof + 6] = 0.0
     ship.model.body_gravcomp[ship.cargo_body[slot]] = 1.0
+
+
+def _unpark(ship: ShipModel, data: mujoco.MjData, slot: int, pose: Pose) -> None:
+    address, dof = ship.cargo_qpos[slot], ship.cargo_dof[slot]
+    data.qpos[address : address + 7] = pose
+    data.qvel[dof : dof + 6] = 0.0
+    ship.model.body_gravcomp[ship.cargo_body[slot]] = 0.0
+
+
+def _ride_along(ship: ShipModel, data: mujoco.MjData, slot: int) -> None:
+    """Give the piece in `slot` the velocity it has fixed to the turning ship."""
+    turning = np.zeros(6)  # angular, then linear at the ship's origin; world frame
+    mujoco.mj_objectVelocity(
+        ship.model, data, mujoco.mjtObj.mjOBJ_XBODY, ship.ship_body, turning, 0
+    )
+    address, dof = ship.cargo_qpos[slot], ship.cargo_dof[slot]
+    centre = data.qpos[address : address + 3]
+    spin = turning[:3]
+    data.qvel[dof : dof + 3] = turning[3:] + np.cross(spin, centre - data.xpos[ship.ship_body])
+    orientation = np.zeros(9)
+    mujoco.mju_quat2Mat(orientation, data.qpos[address + 3 : address + 7])
+    data.qvel[dof + 3 : dof + 6] = orientation.reshape(3, 3).T @ spin  # in the piece's frame
+
+
+def _in_frame(data: mujoco.MjData, body: int, pose: Pose) -> Pose:
+    """A world pose as seen in the frame of `body`."""
+    frame = data.xmat[body].reshape(3, 3)
+    position = frame.T @ (np.array(pose[:3]) - data.xpos[body])
+    inverse, quat = np.zeros(4), np.zeros(4)
+    mujoco.mju_negQuat(inverse, data.xquat[body])
+    mujoco.mju_mulQuat(quat, inverse, np.array(pose[3:]))
+    return _as_pose(position, quat)
+
+
+def _from_frame(data: mujoco.MjData, body: int, pose: Pose) -> Pose:
+    """The world pose of a pose in the frame of `body`."""
+    position = data.xpos[body] + data.xmat[body].reshape(3, 3) @ np.array(pose[:3])
+    quat = np.zeros(4)
+    mujoco.mju_mulQuat(quat, data.xquat[body], np.array(pose[3:]))
+    return _as_pose(position, quat)
+
+
+def _as_pose(position: NDArray[np.float64], quat: NDArray[np.float64]) -> Pose:
+    x, y, z = position.tolist()
+    w, i, j, k = quat.tolist()
+    return (x, y, z, w, i, j, k)
+
+
+@contextmanager
+def _cargo_fixed_to_ship(ship: ShipModel, data: mujoco.MjData, slots: list[int]) -> Iterator[None]:
+    """The ship body carries the mass of the pieces in `slots` as they lie now (its mass,
+    centre and inertia become those of ship and cargo together); restored on leaving."""
+    m, body = ship.model, ship.ship_body
+    arrays = (m.body_mass, m.body_ipos, m.body_iquat, m.body_inertia, m.body_subtreemass)
+    saved = [array.copy() for array in arrays]
+    bodies = [body, *ship.cargo_body[slots].tolist()]
+    masses = m.body_mass[bodies]
+    centre = masses @ data.xipos[bodies] / masses.sum()
+    inertia = np.zeros((3, 3))
+    for part, mass in zip(bodies, masses, strict=True):
+        axes = data.ximat[part].reshape(3, 3)
+        offset = data.xipos[part] - centre
+        inertia += axes @ np.diag(m.body_inertia[part]) @ axes.T
+        inertia += mass * (offset @ offset * np.eye(3) - np.outer(offset, offset))
+    frame = data.xmat[body].reshape(3, 3)
+    principal, axes = np.linalg.eigh(frame.T @ inertia @ frame)
+    axes[:, 2] = np.cross(axes[:, 0], axes[:, 1])  # a rotation, not a reflection
+    try:
+        m.body_mass[body] = masses.sum()
+        m.body_ipos[body] = frame.T @ (centre - data.xpos[body])
+        m.body_iquat[body] = _quaternion(axes)
+        m.body_inertia[body] = principal
+        m.body_subtreemass[[body, m.body_parentid[body]]] += masses[1:].sum()  # ship and roll
+        yield
+    finally:
+        for array, values in zip(arrays, saved, strict=True):
+            array[:] = values
 
 
 # --- placing a piece ---------------------------------------------------------------------------
@@ -498,10 +586,16 @@ class _Window:
     """Steps the engine until the ship and cargo rest, recording falls and frames."""
 
     def __init__(
-        self, ship: ShipModel, data: mujoco.MjData, bodies: tuple[int, ...], frames: bool
+        self,
+        ship: ShipModel,
+        data: mujoco.MjData,
+        bodies: tuple[int, ...],
+        frames: bool,
+        carry: bool = True,
     ) -> None:
         self.ship, self.data = ship, data
         self.tuning = ship.tuning
+        self.carry = carry and ship.tuning.carry
         self.bodies = bodies  # the piece number in each slot
         self.on_board = list(range(len(bodies)))  # slots
         self.last_touch = [0.0] * len(bodies)
@@ -512,6 +606,9 @@ class _Window:
         self.unstable = False
         self.quiet_from: NDArray[np.float64] | None = None  # piece centres when all went quiet
         self.last_turning = np.zeros(2)  # the ship's joint speeds at the previous check
+        self.still_from: NDArray[np.float64] | None = None  # centres in the ship's frame
+        self.still_checks = 0  # checks since no piece moved on the ship
+        self.riding: dict[int, Pose] = {}  # while carried: each piece's pose in the ship's frame
 
     @property
     def time(self) -> float:
@@ -556,7 +653,62 @@ class _Window:
             quiet = quiet + 1 if self._at_rest() else 0
             if self.steps >= min_steps and quiet >= tuning.rest_checks:
                 return True
+            if self._still_on_ship() and quiet == 0 and self.time >= tuning.settle_min:
+                self._carry(max_steps)
         return False
+
+    def _still_on_ship(self) -> bool:
+        """Whether no piece on board has moved on the ship (in the ship's frame, more than
+        `rest_move`) for `rest_checks` checks, while the ship may still swing."""
+        if not self.carry or not self.on_board:
+            return False
+        ship, data = self.ship, self.data
+        frame = data.xmat[ship.ship_body].reshape(3, 3)
+        centres = (data.xipos[ship.cargo_body[self.on_board]] - data.xpos[ship.ship_body]) @ frame
+        still = self.still_from
+        if still is None or still.shape != centres.shape:
+            moved = True
+        else:
+            moved = bool(np.abs(centres - still).max() > self.tuning.rest_move)
+        if moved:
+            self.still_from, self.still_checks = centres, 0
+            return False
+        self.still_checks += 1
+        return self.still_checks >= self.tuning.carry_checks
+
+    def _carry(self, max_steps: int) -> None:
+        """Swing the ship on with its resting cargo fixed to it, one rigid body, until the ship
+        rests (or `max_steps`); then put every piece back where it rides and let the contacts
+        take over again. The cargo's contacts, most of a step's cost, are left out meanwhile."""
+        ship, data, tuning = self.ship, self.data, self.tuning
+        yards = data.qpos[ship.yard_qpos].copy()
+        self.riding = {
+            slot: _in_frame(data, ship.ship_body, _pose(ship, data, slot)) for slot in self.on_board
+        }
+        with _cargo_fixed_to_ship(ship, data, self.on_board):
+            for slot in self.on_board:
+                _park(ship, data, slot)
+            still, start = 0, data.qpos[ship.joint_qpos[:2]].copy()
+            while self.steps < max_steps and still < tuning.rest_checks:
+                if np.abs(data.qpos[ship.joint_qpos[:2]] - start).max() > tuning.carry_turn:
+                    break
+                mujoco.mj_step(ship.model, data, tuning.check_every)
+                self.steps += tuning.check_every
+                if (
+                    self.frames is not None
+                    and self.steps % tuning.sample_every < tuning.check_every
+                ):
+                    self._sample()
+                still = still + 1 if self._ship_still() else 0
+        data.qpos[ship.yard_qpos] = yards
+        data.qvel[ship.yard_dof] = 0.0
+        mujoco.mj_forward(ship.model, data)
+        for slot in self.on_board:
+            _unpark(ship, data, slot, _from_frame(data, ship.ship_body, self.riding[slot]))
+            _ride_along(ship, data, slot)
+        self.riding = {}
+        self.still_from = self.quiet_from = None
+        mujoco.mj_forward(ship.model, data)
 
     def _calm(self) -> None:
         """Take all motion out (every velocity zero), as a last resort after the hard cap."""
@@ -574,11 +726,7 @@ class _Window:
         moved since the quiet stretch began (a piece trembling in its contacts goes nowhere)."""
         tuning, ship, data = self.tuning, self.ship, self.data
         centres = data.xipos[ship.cargo_body]
-        turning = data.qvel[ship.joint_dof[:2]].copy()
-        interval = tuning.check_every * tuning.timestep
-        accel = np.abs(turning - self.last_turning).max() / interval
-        self.last_turning = turning
-        if self.motion() > tuning.rest_turn or accel > tuning.rest_turn_accel:
+        if not self._ship_still():
             self.quiet_from = None
             return False
         if self.quiet_from is None or self.quiet_from.shape != centres.shape:
@@ -589,6 +737,16 @@ class _Window:
             self.quiet_from = centres.copy()
             return False
         return True
+
+    def _ship_still(self) -> bool:
+        """The ship turns slower than `rest_turn` and its speed changed by less than
+        `rest_turn_accel` since the last check."""
+        tuning = self.tuning
+        turning = self.data.qvel[self.ship.joint_dof[:2]].copy()
+        interval = tuning.check_every * tuning.timestep
+        accel = np.abs(turning - self.last_turning).max() / interval
+        self.last_turning = turning
+        return self.motion() <= tuning.rest_turn and accel <= tuning.rest_turn_accel
 
     def _check_falls(self) -> None:
         ship, data = self.ship, self.data
@@ -614,12 +772,17 @@ class _Window:
         if self.frames is None:
             return
         joints = tuple(self.data.qpos[self.ship.joint_qpos].tolist())
-        poses = tuple(
-            self.landing.get(slot) or _pose(self.ship, self.data, slot)
-            for slot in range(len(self.bodies))
-        )
+        poses = tuple(self._drawn_pose(slot) for slot in range(len(self.bodies)))
         if not self.frames or self.frames[-1].time != self.time:
             self.frames.append(Frame(self.time, joints, poses))
+
+    def _drawn_pose(self, slot: int) -> Pose:
+        """Where a piece is seen: where it landed, where it rides on the ship, or its pose."""
+        if slot in self.landing:
+            return self.landing[slot]
+        if slot in self.riding:
+            return _from_frame(self.data, self.ship.ship_body, self.riding[slot])
+        return _pose(self.ship, self.data, slot)
 
 
 # --- areas of resting pieces -----------------------------------------------------------------
@@ -787,7 +950,7 @@ def drift(board: Board, seconds: float) -> Drift:
     by a settle window should not change (nothing falls between turns)."""
     ship = ship_model(tuple(piece_type(p.body) for p in board.pieces))
     data = _load(ship, board)
-    window = _Window(ship, data, board.bodies(), frames=False)
+    window = _Window(ship, data, board.bodies(), frames=False, carry=False)
     window._step_until_rest(seconds, seconds)
     fallen = tuple(fall.body for fall in window.fallen)
     moved = max(
