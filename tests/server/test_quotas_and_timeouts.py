@@ -186,8 +186,8 @@ def test_memory_keeps_only_the_latest_finished_games(tmp_path: Path) -> None:
         for seed in range(4):
             bots = [SeatSpec("greedy"), SeatSpec("greedy")]
             table = lobby.create("pickomino", {}, bots, seed=seed)
-            while not lobby.tables[table.id].over:
-                await lobby._bot_turn(table.id)
+            while table.id not in lobby._finished:  # over, stored and counted
+                await asyncio.sleep(0.01)
             made.append(table)
         assert set(lobby.tables) == {made[2].id, made[3].id}
         assert {t.id for t in lobby.finished_tables(20)} == {made[2].id, made[3].id}
