@@ -238,17 +238,23 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
     @app.post("/api/tables", status_code=201)
     async def create(body: CreateTable, request: Request) -> dict[str, Any]:
         seats = [SeatSpec(s.bot) for s in body.seats]
-        address = request.client.host if request.client else None
         table = lobby.create(
-            body.game, body.options, seats, body.clock, body.seed, address, body.pace
+            body.game,
+            body.options,
+            seats,
+            body.clock,
+            body.seed,
+            _client_address(request),
+            body.pace,
         )
         return table.summary()
 
     @app.post("/api/tutorials", status_code=201)
     async def tutorial(body: TutorialIn, request: Request) -> Joined:
         """A guided first game against the game's friendly bot; the learner is seated."""
-        address = request.client.host if request.client else None
-        table, token = await lobby.tutorial(body.game, body.name, body.seed, address)
+        table, token = await lobby.tutorial(
+            body.game, body.name, body.seed, _client_address(request)
+        )
         return Joined(seat=0, token=token, table=table.summary())
 
     @app.get("/api/tables/{table_id}")
@@ -287,6 +293,11 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
     @app.websocket("/api/tables/{table_id}/ws")
     async def socket(websocket: WebSocket, table_id: str, token: str | None = Query(None)) -> None:
         await serve_socket(lobby, websocket, table_id, token, limits)
+
+
+def _client_address(request: Request) -> str | None:
+    """Who made a request, for the table quota (behind a trusted proxy: the forwarded one)."""
+    return request.client.host if request.client else None
 
 
 def _add_vendor_route(app: FastAPI) -> None:

@@ -88,6 +88,10 @@ class _Timers:
     deadline: float | None = None  # wall-clock time when the turn clock runs out
     clocked_seat: int | None = None
 
+    def tasks(self) -> list[asyncio.Task[None]]:
+        """The table's timer tasks that exist."""
+        return [t for t in (self.bot, self.clock, self.catch, self.physics) if t is not None]
+
 
 @dataclass
 class Lobby:
@@ -162,12 +166,17 @@ class Lobby:
             return
         table.event("catch_lost", {"seat": seat}, None)
         table.play(seat, "catch none")
-        self.store.add_entries([(table.id, e, s) for e, s in table.take_unsaved()])
+        self._store_now(table)
 
     def _roll_lost_chance(self, table: LiveTable) -> None:
         """Dice that were due but not stored (the server stopped in between) are rolled now:
         the same dice, as they are drawn by the table's seed and version."""
         table.run_chance()
+        self._store_now(table)
+
+    def _store_now(self, table: LiveTable) -> None:
+        """Store the table's queued changes at once, outside the group commit (at start-up
+        and when closing a table)."""
         self.store.add_entries([(table.id, e, s) for e, s in table.take_unsaved()])
 
     def resume(self) -> None:
@@ -176,12 +185,7 @@ class Lobby:
             self._schedule(table)
 
     async def close(self) -> None:
-        tasks = [
-            t
-            for timers in self.timers.values()
-            for t in (timers.bot, timers.clock, timers.catch, timers.physics)
-            if t
-        ]
+        tasks = [t for timers in self.timers.values() for t in timers.tasks()]
         tasks += list(self._recovering)
         for task in tasks:
             task.cancel()
@@ -571,8 +575,8 @@ class Lobby:
 
     def _stop_timers(self, table_id: str) -> None:
         timers = self.timers.pop(table_id, _Timers())
-        for task in (timers.bot, timers.clock, timers.catch, timers.physics):
-            if task is not None and task is not asyncio.current_task():
+        for task in timers.tasks():
+            if task is not asyncio.current_task():
                 task.cancel()
 
     # --- idle tables ----------------------------------------------------------------------------
@@ -592,7 +596,7 @@ class Lobby:
         and tell whoever still looks at it."""
         table.event("closed", {"idle_seconds": round(now - table.touched)}, None)
         try:
-            self.store.add_entries([(table.id, e, s) for e, s in table.take_unsaved()])
+            self._store_now(table)
             self.store.mark_closed(table.id, now)
         except SQLAlchemyError:
             log.exception("table %s: closing it failed; it stays open for now", table.id)
