@@ -15,11 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.server.database import db_url, on_sqlite
 
 __all__ = [
     "ARTIFACTS",
+    "BROWSER_TESTS",
     "CHROMIUM",
     "WEBGL_ARGS",
     "LiveServer",
@@ -42,6 +44,13 @@ WEBGL_ARGS = [
     "--mute-audio",
 ]
 """Chromium's switches for pages with WebGL on a machine without a GPU."""
+BROWSER_TESTS = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
+    ),
+]
+"""The marks of a module of browser tests (`pytestmark = BROWSER_TESTS`)."""
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
 """Where browser tests keep their screenshots."""
 

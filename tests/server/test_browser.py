@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.server.live import ARTIFACTS, CHROMIUM, LiveServer, chromium, start_server
+from tests.server.live import ARTIFACTS, BROWSER_TESTS, LiveServer, chromium, start_server
 
 LAUNCH_ARGS = [
     "--headless=new",
@@ -28,12 +28,7 @@ STEP_TIMEOUT_MS = 30_000  # liveness only, generous for a busy machine
 MAX_CLICKS = 1500
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 
 @pytest.fixture(scope="module")

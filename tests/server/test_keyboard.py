@@ -14,19 +14,14 @@ import httpx
 import pytest
 
 from tests.server.browsing import pickomino_choice
-from tests.server.live import ARTIFACTS, CHROMIUM, LiveServer, chromium, start_server
+from tests.server.live import ARTIFACTS, BROWSER_TESTS, LiveServer, chromium, start_server
 from tests.server.test_browser import LAUNCH_ARGS, STEP_TIMEOUT_MS
 
 MAX_MOVES = 1500
 MAX_TABS = 80
 
 pytest.importorskip("playwright.sync_api")
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 FOCUSED_ACTION = """(() => {
   const focused = document.activeElement;

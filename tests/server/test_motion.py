@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from tests.server.browsing import badges, pickomino_choice
-from tests.server.live import ARTIFACTS, CHROMIUM, LiveServer, chromium, start_server
+from tests.server.live import ARTIFACTS, BROWSER_TESTS, LiveServer, chromium, start_server
 from tests.server.test_browser import LAUNCH_ARGS, STEP_TIMEOUT_MS
 
 MAX_MOVES = 300
@@ -45,12 +45,7 @@ Element.prototype.animate = function (...args) {
 """
 
 pytest.importorskip("playwright.sync_api")
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,14 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.live import ARTIFACTS, CHROMIUM, WEBGL_ARGS, LiveServer, chromium, start_server
+from tests.server.live import (
+    ARTIFACTS,
+    BROWSER_TESTS,
+    WEBGL_ARGS,
+    LiveServer,
+    chromium,
+    start_server,
+)
 
 QUICK = ["--playback-speed", "8", "--catch-margin", "0.2"]
 GENEROUS = ["--playback-speed", "1", "--slow-motion", "20", "--catch-margin", "10"]
@@ -28,12 +35,7 @@ CARELESS_CAREFUL = "careful:samples=1:candidates=2"  # the careful bot, thinking
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 sync_client = pytest.importorskip("websockets.sync.client")
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 # A falling piece once it is inside the picture (from the tip of a yard it falls into view).
 FALLING_IN_SIGHT = """() => {

@@ -12,17 +12,19 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.live import ARTIFACTS, CHROMIUM, WEBGL_ARGS, LiveServer, chromium, start_server
+from tests.server.live import (
+    ARTIFACTS,
+    BROWSER_TESTS,
+    WEBGL_ARGS,
+    LiveServer,
+    chromium,
+    start_server,
+)
 
 SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 # Each cargo type's drawn size and centre against its physics box, and what tells it apart.
 LOOKS = """async () => {

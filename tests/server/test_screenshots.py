@@ -19,7 +19,14 @@ import httpx
 import pytest
 
 from tests.server.browsing import badges, pickomino_choice
-from tests.server.live import ARTIFACTS, CHROMIUM, WEBGL_ARGS, LiveServer, chromium, start_server
+from tests.server.live import (
+    ARTIFACTS,
+    BROWSER_TESTS,
+    WEBGL_ARGS,
+    LiveServer,
+    chromium,
+    start_server,
+)
 from tests.server.test_browser import STEP_TIMEOUT_MS
 from tests.server.test_riffraff_browser import QUICK, take_a_turn, wait_ready
 
@@ -31,12 +38,7 @@ COLOURS = 128
 pytest.importorskip("playwright.sync_api")
 pytest.importorskip("websockets.sync.client")
 image = pytest.importorskip("PIL.Image")
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 
 def target() -> Path:

@@ -10,7 +10,14 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.live import ARTIFACTS, CHROMIUM, WEBGL_ARGS, LiveServer, chromium, start_server
+from tests.server.live import (
+    ARTIFACTS,
+    BROWSER_TESTS,
+    WEBGL_ARGS,
+    LiveServer,
+    chromium,
+    start_server,
+)
 
 STEP_TIMEOUT_MS = 60_000  # liveness only, generous for a busy machine
 FIRST_LESSONS = {
@@ -20,12 +27,7 @@ FIRST_LESSONS = {
 }
 
 pytest.importorskip("playwright.sync_api")
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 
 @pytest.fixture(scope="module")
