@@ -57,6 +57,7 @@ from spieltisch.server.limits import BodyLimit, Limits, TableQuota, read_json
 from spieltisch.server.lobby import Connection, Lobby, SeatSpec
 from spieltisch.server.odds import odds_for
 from spieltisch.server.settle import CatchTiming
+from spieltisch.server.site import RedisSite, Site
 from spieltisch.server.store import Store
 from spieltisch.server.table import LiveTable, TableError
 
@@ -152,16 +153,19 @@ def create_app(
     limits: Limits | None = None,
     work_limit: float = 30.0,
     idle_close: float = 24 * 3600.0,
+    broker: str | None = None,
 ) -> FastAPI:
     """The server on the database `db_url`; bots wait `bot_delay` seconds before each move;
     `timing` sets Riff Raff's slow motion and catch window; `clock` is the time that bots,
     turn clocks and catch windows go by (the wall clock unless a test brings its own);
     `executor` runs bot decisions and physics (worker processes unless a test brings one);
     `limits` bound what clients may send; a bot decision or a settle may run `work_limit` s;
-    an unfinished table without a change for `idle_close` s is closed."""
+    an unfinished table without a change for `idle_close` s is closed; `broker` (a Redis
+    URL) joins this worker to the others that serve the same database."""
     limits = limits or Limits()
+    store = Store(db_url)
     lobby = Lobby(
-        Store(db_url),
+        store,
         bot_delay,
         clock or WallClock(),
         timing or CatchTiming(),
@@ -169,13 +173,16 @@ def create_app(
         work_limit,
         quota=TableQuota(limits.tables_per_minute, limits.open_tables),
         idle_close=idle_close,
+        site=Site() if broker is None else RedisSite(broker, f"spieltisch:{store.site_key()}:"),
     )
     lobby.load()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await lobby.site.start(lobby)
         lobby.resume()
         yield
+        await lobby.site.close()  # its leases go at once: another worker takes them over
         await lobby.close()
         lobby.store.close()
 

@@ -6,6 +6,11 @@ meanwhile. A change is checked and applied in memory, then stored, and only then
 the table's connections, each of which gets the view of its own seat. Changes of many tables
 that arrive together are stored in one transaction (a group commit), so the database is not
 the bottleneck of a busy server.
+
+Several workers may serve one site (`server.site`): each holds every table in memory and
+hears of the others' changes; a worker that stores a version another has stored first
+answers `stale_version` and reads the table anew. Only the owner of a table's lease runs its
+bots, turn clock and catch window.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field, is_dataclass
 from typing import Any
 
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from spieltisch.bots.base import bot_names, read_bot_spec
 from spieltisch.core.errors import InvalidOptions
@@ -33,12 +38,15 @@ from spieltisch.server.limits import TableQuota
 from spieltisch.server.settle import (
     CatchTiming,
     CatchWindow,
+    Show,
     open_window,
     settle_with_motion,
     table_options,
 )
-from spieltisch.server.store import EntryRow, SeatRow, Store, TableRow
+from spieltisch.server.site import Site
+from spieltisch.server.store import ChatRow, EntryRow, SeatRow, Store, TableRow
 from spieltisch.server.table import (
+    CHAT_TAIL,
     LiveTable,
     TableError,
     bot_decision,
@@ -70,6 +78,10 @@ class SeatSpec:
     bot: str | None = None
 
 
+_Row = tuple[EntryRow, SeatRow | None]
+"""An entry and the seat it changes, as stored."""
+
+
 @dataclass
 class _Save:
     """A table's new entries, to be stored with other tables' in one transaction."""
@@ -77,6 +89,10 @@ class _Save:
     table_id: str
     rows: list[tuple[EntryRow, SeatRow | None]]
     done: asyncio.Future[None]
+
+
+class _LostRace(Exception):
+    """Another worker stored the same version of the table first."""
 
 
 @dataclass
@@ -105,6 +121,7 @@ class Lobby:
     retry_most: float = 60.0  # the longest wait between retries (each doubles the last)
     quota: TableQuota = field(default_factory=TableQuota)  # who may make a table now
     idle_close: float = 24 * 3600.0  # an unfinished table without a change is closed after
+    site: Site = field(default_factory=Site)  # the other workers of the site, if any
     tables: dict[str, LiveTable] = field(default_factory=dict)
     broken: dict[str, str] = field(default_factory=dict)  # table -> why it cannot be loaded
     closed: set[str] = field(default_factory=set)  # tables closed unfinished (idle)
@@ -116,7 +133,7 @@ class Lobby:
     stored_away: set[str] = field(default_factory=set)  # finished games not in memory
     _finished: list[str] = field(default_factory=list)  # finished games in memory, oldest first
     _queue: list[_Save] = field(default_factory=list)  # saves for the next transaction
-    _recovering: set[asyncio.Task[None]] = field(default_factory=set)
+    _background: set[asyncio.Task[None]] = field(default_factory=set)  # recoveries, pushes
     _writer: asyncio.Task[None] | None = None
     _pending: dict[str, asyncio.Future[None]] = field(default_factory=dict)  # table -> commit
     _games: list[dict[str, JsonValue]] = field(default_factory=list)
@@ -132,8 +149,9 @@ class Lobby:
         for row in self.store.tables():
             try:
                 table = self._load(row)
-                self._close_lost_catch(table)
-                self._roll_lost_chance(table)
+                if not self.site.shared:  # else the table's owner does it (see `gained`)
+                    self._close_lost_catch(table)
+                    self._roll_lost_chance(table)
             except SQLAlchemyError:
                 raise  # the database, not the table: nothing can start
             except Exception as error:
@@ -186,7 +204,7 @@ class Lobby:
 
     async def close(self) -> None:
         tasks = [t for timers in self.timers.values() for t in timers.tasks()]
-        tasks += list(self._recovering)
+        tasks += list(self._background)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -260,6 +278,8 @@ class Lobby:
             log.error("a new %s table could not be stored (%s)", game_name, _reason(error))
             raise _storage_down() from None
         self.tables[row.id] = table
+        self.site.adopt(row.id)
+        self.site.publish({"k": "new", "t": row.id})
         self._schedule(table)
         return table
 
@@ -392,19 +412,35 @@ class Lobby:
             raise TableError("spectator", "Only players at the table can chat; take a free seat.")
         line = table.talk(seat, clean_chat(text), self.clock.now())
         try:
-            self.store.add_chat(table.id, line)
+            line = self._store_chat(table, line)
         except SQLAlchemyError as error:
             log.error("table %s: a chat line could not be stored (%s)", table.id, _reason(error))
             raise _storage_down() from None
+        self._send_chat(table, line)
+        self.site.publish({"k": "chat", "t": table.id, "line": chat_json(line)})
+
+    def _store_chat(self, table: LiveTable, line: ChatRow) -> ChatRow:
+        """Store `line`; if another worker's line took its number, it comes after that."""
+        for _ in range(3):
+            try:
+                self.store.add_chat(table.id, line)
+                return line
+            except IntegrityError:
+                line = table.renumber_chat(self.store.chat(table.id, CHAT_TAIL), line)
+        self.store.add_chat(table.id, line)
+        return line
+
+    def _send_chat(self, table: LiveTable, line: ChatRow) -> None:
         message = json.dumps({"type": "chat", "version": table.version, "line": chat_json(line)})
         self._send(list(self.connections.get(table.id, set())), message)
 
     async def changed(self, table: LiveTable) -> None:
         """Store the table's changes, push the new state to its connections, plan bots."""
         table.touched = self.clock.now()
-        await self.save(table)
+        rows = await self.save(table)
         self._schedule(table)
         await self.push(table)
+        self._tell_others(table, rows)
         if table.over:
             self._keep_finished(table.id)
 
@@ -422,15 +458,16 @@ class Lobby:
                 self.connections.pop(oldest, None)
                 self.stored_away.add(oldest)
 
-    async def save(self, table: LiveTable) -> None:
-        """Return once the table's queued changes are committed (with other tables' changes).
-        If they are not, the table is already back to what is stored (see `_write`)."""
+    async def save(self, table: LiveTable) -> list[tuple[EntryRow, SeatRow | None]]:
+        """Return the table's queued changes once they are committed (with other tables'
+        changes). If they are not, the table is already back to what is stored (see
+        `_write`)."""
         if self.tables.get(table.id) is not table:  # replaced after a failed save
             table.take_unsaved()
             raise TableError("not_saved", "The table was reloaded meanwhile; look again.")
         rows = table.take_unsaved()
         if not rows:
-            return
+            return rows
         loop = asyncio.get_running_loop()
         done = self._pending[table.id] = loop.create_future()
         self._queue.append(_Save(table.id, rows, done))
@@ -438,10 +475,16 @@ class Lobby:
             self._writer = loop.create_task(self._write())
         try:
             await asyncio.shield(done)
+        except _LostRace:
+            raise TableError(
+                "stale_version",
+                "Another move was stored first; the table is as it is now, look again.",
+            ) from None
         except Exception:
             raise TableError(
                 "not_saved", "The move could not be saved; the table is as before, try again."
             ) from None
+        return rows
 
     async def _write(self) -> None:
         """Commit the queued saves in one transaction until none is waiting; each waiter
@@ -453,11 +496,37 @@ class Lobby:
             batch = [(s.table_id, entry, seat) for s in saves for entry, seat in s.rows]
             try:
                 self.store.add_entries(batch)  # on the loop: a thread would wait for the GIL
+            except IntegrityError:
+                self._store_each(saves)  # another worker stored one of these versions first
             except Exception as error:
                 self._saves_failed(saves, error)
             else:
                 for save in saves:
                     save.done.set_result(None)
+
+    def _store_each(self, saves: list[_Save]) -> None:
+        """One transaction per table, so that only the tables that lost a race fail."""
+        for save in saves:
+            try:
+                self.store.add_entries([(save.table_id, e, s) for e, s in save.rows])
+            except IntegrityError:
+                self._lost_race(save)
+            except Exception as error:
+                self._saves_failed([save], error)
+            else:
+                save.done.set_result(None)
+
+    def _lost_race(self, save: _Save) -> None:
+        """The table is read anew (with the other worker's change), shown and scheduled."""
+        first = save.rows[0][0].seq
+        log.info("table %s: another worker stored version %d first", save.table_id, first)
+        save.done.set_exception(_LostRace())
+        save.done.exception()  # retrieved: the waiter reports it
+        self._reload(save.table_id)
+        table = self.tables.get(save.table_id)
+        if table is not None:
+            self._schedule(table)
+            self._in_background(self.push(table))
 
     def _saves_failed(self, saves: list[_Save], error: Exception) -> None:
         failed = {save.table_id for save in saves}
@@ -483,7 +552,12 @@ class Lobby:
             del self.tables[table_id]
             self.unavailable[table_id] = table.row
             self._stop_timers(table_id)
-            asyncio.get_running_loop().create_task(self._recover(table_id))
+            self._in_background(self._recover(table_id))
+
+    def _in_background(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _recover(self, table_id: str) -> None:
         """Load an unavailable table again with back-off; once it loads, it goes on."""
@@ -562,6 +636,8 @@ class Lobby:
         table = self.tables[table_id]
         if table.version != window.version or table.catcher() != window.seat:
             return
+        if not self.site.owns(table_id):
+            return
         table.play(window.seat, "catch none")
         await self.changed(table)
 
@@ -588,7 +664,8 @@ class Lobby:
             return
         self._swept = now
         for table in list(self.tables.values()):
-            if not table.over and now - table.touched >= self.idle_close:
+            idle = now - table.touched >= self.idle_close
+            if not table.over and idle and self.site.owns(table.id):
                 self._close_table(table, now)
 
     def _close_table(self, table: LiveTable, now: float) -> None:
@@ -603,17 +680,22 @@ class Lobby:
             self.tables[table.id] = self._load(table.row)
             return
         log.info("table %s: closed after %d s without a change", table.id, now - table.touched)
-        del self.tables[table.id]
-        self.closed.add(table.id)
-        self._stop_timers(table.id)
+        self._forget(table.id)
+        self.site.publish({"k": "closed", "t": table.id})
+
+    def _forget(self, table_id: str) -> None:
+        """A closed table leaves memory; whoever still looks at it is told."""
+        self.tables.pop(table_id, None)
+        self.closed.add(table_id)
+        self._stop_timers(table_id)
         gone = TableError("table_closed", "This table was closed: nobody played on it for long.")
         message = json.dumps({"type": "error", "code": gone.code, "message": gone.message})
-        for connection in list(self.connections.pop(table.id, set())):
+        for connection in list(self.connections.pop(table_id, set())):
             connection.finish(message)
 
     # --- bots and clocks ----------------------------------------------------------------------
     def _schedule(self, table: LiveTable) -> None:
-        if tutorial_left(table):
+        if tutorial_left(table) or not self.site.owns(table.id):
             return
         timers = self.timers.setdefault(table.id, _Timers())
         if table.bot_to_move() is not None and (timers.bot is None or timers.bot.done()):
@@ -633,6 +715,10 @@ class Lobby:
             while True:
                 try:
                     return await work(table_id, *args)
+                except TableError as error:
+                    if error.code != "stale_version":
+                        raise
+                    continue  # another worker came first: the table was read anew
                 except Exception:
                     log.exception("table %s: %s failed; again in %g s", table_id, what, delay)
                 await self.clock.sleep(delay)
@@ -652,6 +738,7 @@ class Lobby:
         timers.deadline = self.clock.now() + table.row.clock
         timers.clocked_seat = seat
         timers.clock = self._supervised("turn clock", table.id, self._clock, timers.deadline, seat)
+        self.site.publish({"k": "clock", "t": table.id, "v": table.version, "d": timers.deadline})
 
     @staticmethod
     def _stop_clock(timers: _Timers) -> None:
@@ -660,8 +747,10 @@ class Lobby:
         timers.clock, timers.deadline, timers.clocked_seat = None, None, None
 
     def _unchanged(self, table: LiveTable, version: int) -> bool:
-        """Whether `table` is still the live table at `version` (after work beside the loop)."""
-        return self.tables.get(table.id) is table and table.version == version
+        """Whether `table` is still the live table at `version` (after work beside the loop)
+        and this worker still runs its timers."""
+        live = self.tables.get(table.id) is table and table.version == version
+        return live and self.site.owns(table.id)
 
     async def _bot_turn(self, table_id: str) -> None:
         """Play the bots' moves while a bot is to move; a move decided on a table that has
@@ -746,11 +835,188 @@ class Lobby:
                 table.play(seat, action)
         await self.changed(table)
 
+    # --- the other workers of the site (see `server.site`) ----------------------------------
+    def _tell_others(self, table: LiveTable, rows: list[tuple[EntryRow, SeatRow | None]]) -> None:
+        """Publish stored rows, the turn clock (if this worker runs it) and a new placement's
+        motion, so the other workers need not read them from the database."""
+        if not self.site.shared or not rows:
+            return
+        news: dict[str, Any] = {"k": "table", "t": table.id, "rows": [_row_json(r) for r in rows]}
+        if self.site.owns(table.id):
+            news["d"] = self.timers.get(table.id, _Timers()).deadline
+        show = table.show
+        if show is not None and rows[0][0].seq < show.version <= table.version:
+            news["show"] = show.to_json()
+        self.site.publish(news)
+
+    def wanted(self) -> list[str]:
+        """The tables whose bots, clocks or catches someone must run."""
+        return [t.id for t in self.tables.values() if not t.over and not tutorial_left(t)]
+
+    async def heard(self, news: dict[str, Any]) -> None:
+        """News of another worker: a change, a chat line, a turn clock, a new or closed table."""
+        kind, table_id = news.get("k"), str(news.get("t"))
+        if kind == "new":
+            self._add_stored(table_id)
+        elif kind == "closed":
+            self._forget(table_id)
+        elif kind == "chat":
+            self._heard_chat(table_id, ChatRow(**news["line"]))
+        elif kind == "clock":
+            await self._heard_clock(table_id, news["v"], news["d"])
+        elif kind == "table":
+            rows = [_row_from_json(r) for r in news["rows"]]
+            show = Show.from_json(news["show"]) if news.get("show") else None
+            await self.refresh(table_id, rows, show)
+            if "d" in news and table_id in self.tables and not self.site.owns(table_id):
+                await self._heard_clock(table_id, self.tables[table_id].version, news["d"])
+
+    async def gained(self, table_id: str) -> None:
+        """This worker now runs the table's timers: it reads what it may have missed, closes
+        a catch whose window it cannot know, rolls dice that are due and starts them."""
+        await self.refresh(table_id)
+        table = self.tables.get(table_id)
+        if table is None or table.over or not self.site.owns(table_id):
+            return
+        window, seat = table.window(), table.catcher()
+        if seat is not None and window is not None and window.version == table.version:
+            self._schedule_catch(table, window)
+        elif seat is not None:
+            table.event("catch_lost", {"seat": seat}, None)
+            table.play(seat, "catch none")
+        table.run_chance()
+        with contextlib.suppress(TableError):  # a lost race: the table was read anew
+            await self.changed(table)
+        self._schedule(self.tables.get(table_id, table))
+
+    def lost(self, table_id: str) -> None:
+        self._stop_timers(table_id)
+
+    async def refresh(
+        self,
+        table_id: str,
+        rows: list[_Row] | None = None,
+        show: Show | None = None,
+    ) -> None:
+        """Bring a table up to what another worker stored (`rows`, else read from the
+        database), then push it to this worker's connections."""
+        if table_id not in self.tables:
+            self._add_stored(table_id)
+            return
+        pending = self._pending.get(table_id)
+        if pending is not None and not pending.done():  # this worker's own save goes first
+            with contextlib.suppress(Exception):
+                await asyncio.shield(pending)
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        before = table.version
+        self._catch_up(table, rows)
+        table = self.tables[table_id]
+        if table.version == before:
+            return
+        table.touched = self.clock.now()
+        if show is not None and show.version <= table.version:
+            table.show = show
+            self._send(list(self.connections.get(table_id, set())), show.message(table.touched))
+        self._schedule(table)
+        await self.push(table)
+        if table.over:
+            self._keep_finished(table_id)
+
+    def _catch_up(self, table: LiveTable, rows: list[_Row] | None) -> None:
+        """Apply `rows`, or what the database holds past the table's version; a table that
+        does not fit them is read anew."""
+        try:
+            if rows is not None and table.catch_up(rows):
+                return
+            entries = self.store.entries(table.id, since=table.version)
+            seats = self.store.seats(table.id) if any(e.key for e in entries) else []
+            changed = {s.seat: s for s in seats}
+            if table.catch_up([(e, changed.get(e.args.get("seat", -1))) for e in entries]):
+                return
+        except SQLAlchemyError:
+            raise
+        except Exception as error:
+            log.warning("table %s: read anew (%s)", table.id, _reason(error))
+        self.tables[table.id] = self._load(table.row)
+
+    async def _heard_clock(self, table_id: str, version: int, deadline: float | None) -> None:
+        table = self.tables.get(table_id)
+        if table is None or self.site.owns(table_id):
+            return
+        self.timers.setdefault(table_id, _Timers()).deadline = deadline
+        if table.version == version:
+            await self.push(table)
+
+    def _heard_chat(self, table_id: str, line: ChatRow) -> None:
+        table = self.tables.get(table_id)
+        if table is not None and table.heard_chat(line):
+            self._send_chat(table, line)
+
+    def _add_stored(self, table_id: str) -> None:
+        """A table another worker made (or that left this worker's memory) is read."""
+        known = self.tables.keys() | self.closed | self.broken.keys() | self.unavailable.keys()
+        if table_id in known or table_id in self.stored_away:
+            return
+        row = self.store.table(table_id)
+        if row is not None:
+            self._add_loaded(row)
+
+    def _add_loaded(self, row: TableRow) -> None:
+        try:
+            table = self._load(row)
+        except SQLAlchemyError:
+            raise
+        except Exception as error:
+            log.error("table %s cannot be loaded (%s)", row.id, _reason(error))
+            self.broken[row.id] = _reason(error)
+            return
+        self.tables[row.id] = table
+        if table.over:
+            self._keep_finished(row.id)
+
+    async def sweep(self) -> None:
+        """Look in the database for what other workers changed (while news may be missed):
+        new versions, chat lines and closings of the tables in memory, and new tables."""
+        unfinished = [t.id for t in self.tables.values() if not t.over]
+        for table_id, (version, chats, closed) in self.store.progress(unfinished).items():
+            table = self.tables.get(table_id)
+            if closed:
+                self._forget(table_id)
+            elif table is not None and chats > table.chat_count:
+                for line in self.store.chat(table_id, chats - table.chat_count):
+                    self._heard_chat(table_id, line)
+            if table is not None and not closed and version > table.version:
+                await self.refresh(table_id)
+        newest = max((t.row.created for t in self.tables.values()), default=0.0)
+        for row in self.store.tables_since(newest - CLOCK_SKEW):
+            if row.id not in self.tables:
+                self._add_stored(row.id)
+
     def games(self) -> list[dict[str, JsonValue]]:
         """Every registered game with its players, bots and options (worked out once)."""
         if not self._games:
             self._games = _describe_games()
         return self._games
+
+
+CLOCK_SKEW = 60.0
+"""Seconds the clocks of a site's machines may differ (a sweep looks back that far for new
+tables)."""
+
+
+def _row_json(row: tuple[EntryRow, SeatRow | None]) -> list[Any]:
+    entry, seat = row
+    stored = [entry.seq, entry.actor, entry.action, entry.key, entry.args]
+    if seat is None:
+        return [*stored, None]
+    return [*stored, [seat.seat, seat.bot, seat.name, seat.token_hash, seat.replaced]]
+
+
+def _row_from_json(data: list[Any]) -> tuple[EntryRow, SeatRow | None]:
+    seq, actor, action, key, args, seat = data
+    return EntryRow(seq, actor, action, key, args), None if seat is None else SeatRow(*seat)
 
 
 def _storage_down() -> TableError:

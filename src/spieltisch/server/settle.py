@@ -93,6 +93,38 @@ class Show:
     def running(self, now: float) -> bool:
         return self.sent is not None and now < self.sent + self.duration
 
+    def to_json(self) -> dict[str, Any]:
+        """Everything about the show, for another worker of the site (see `from_json`)."""
+        window = self.window
+        return {
+            "version": self.version,
+            "seat": self.seat,
+            "falls": [[f.body, f.time, f.air] for f in self.falls],
+            "spans": [list(span) for span in self.spans],
+            "duration": self.duration,
+            "body": self.body,
+            "sent": self.sent,
+            "window": None
+            if window is None
+            else [window.seat, window.version, list(window.deadlines.items()), window.closes],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Show:
+        window = data["window"]
+        return cls(
+            data["version"],
+            data["seat"],
+            tuple(Fall(int(b), t, a) for b, t, a in data["falls"]),
+            [(a, b) for a, b in data["spans"]],
+            data["duration"],
+            data["body"],
+            data["sent"],
+            None
+            if window is None
+            else CatchWindow(window[0], window[1], {int(b): t for b, t in window[2]}, window[3]),
+        )
+
 
 def table_options(game_name: str, options: dict[str, Any], people: int) -> dict[str, Any]:
     """Riff Raff tables with a person at them catch by hand unless the options say otherwise."""

@@ -7,7 +7,9 @@ state is rebuilt by replaying the actions, so nothing but these rows needs to su
 
 from __future__ import annotations
 
+import contextlib
 import json
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     insert,
     inspect,
     select,
@@ -32,7 +35,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 __all__ = [
     "MAX_BOT_SPEC",
@@ -241,6 +244,17 @@ class Store:
             value = db.execute(select(_SCHEMA.c.value).where(_SCHEMA.c.key == "version")).scalar()
         return int(value) if value is not None else 1
 
+    def site_key(self) -> str:
+        """This database's name, made at first use: the workers that share the database
+        are one table site, whatever address each of them reaches it by."""
+        with self.engine.connect() as db:
+            found = db.execute(select(_SCHEMA.c.value).where(_SCHEMA.c.key == "site")).scalar()
+        if found is not None:
+            return str(found)
+        with contextlib.suppress(IntegrityError), self.engine.begin() as db:
+            db.execute(insert(_SCHEMA).values(key="site", value=secrets.token_hex(8)))
+        return self.site_key()  # ours, or another worker's that came first
+
     def close(self) -> None:
         self.engine.dispose()
 
@@ -275,7 +289,9 @@ class Store:
             )
 
     def add_entries(self, batch: list[tuple[str, EntryRow, SeatRow | None]]) -> None:
-        """Append entries of any tables (with the seat each changes) in one transaction."""
+        """Append entries of any tables (with the seat each changes) in one transaction. An
+        entry whose (table, seq) is taken, stored meanwhile by another worker, fails it all
+        with SQLAlchemy's `IntegrityError`: of two workers, only one stores a version."""
         if not batch:
             return
         rows = [_entry_values(table_id, entry) for table_id, entry, _ in batch]
@@ -290,6 +306,7 @@ class Store:
                     )
 
     def add_chat(self, table_id: str, line: ChatRow) -> None:
+        """Store a chat line; `IntegrityError` when its number was taken meanwhile."""
         with self.engine.begin() as db:
             db.execute(
                 insert(_CHAT).values(
@@ -351,15 +368,41 @@ class Store:
             ).all()
         return [SeatRow(r.seat, r.bot, r.name, r.token_hash, bool(r.replaced)) for r in rows]
 
-    def entries(self, table_id: str) -> list[EntryRow]:
+    def entries(self, table_id: str, since: int = 0) -> list[EntryRow]:
+        """The table's entries from version `since` on, in order."""
+        mine = (_ENTRIES.c.table_id == table_id) & (_ENTRIES.c.seq >= since)
         with self.engine.connect() as db:
-            rows = db.execute(
-                select(_ENTRIES).where(_ENTRIES.c.table_id == table_id).order_by(_ENTRIES.c.seq)
-            ).all()
+            rows = db.execute(select(_ENTRIES).where(mine).order_by(_ENTRIES.c.seq)).all()
         return [
             EntryRow(r.seq, r.actor, r.action, r.key, json.loads(r.args) if r.args else {})
             for r in rows
         ]
+
+    def progress(self, table_ids: list[str]) -> dict[str, tuple[int, int, bool]]:
+        """Of each of the tables: its version, how many chat lines it has, and whether it
+        was closed (what another worker may have changed)."""
+        if not table_ids:
+            return {}
+        with self.engine.connect() as db:
+            ours = _TABLES.c.id.in_(table_ids)
+            closed = {r.id: r.closed is not None for r in db.execute(select(_TABLES).where(ours))}
+            versions = _counts(db, _ENTRIES.c.seq, table_ids)
+            chats = _counts(db, _CHAT.c.n, table_ids)
+        return {t: (versions.get(t, 0), chats.get(t, 0), closed[t]) for t in closed}
+
+    def tables_since(self, created: float) -> list[TableRow]:
+        """The tables made from time `created` on (but the broken and closed ones)."""
+        kept = _TABLES.c.broken.is_(None) & _TABLES.c.closed.is_(None)
+        with self.engine.connect() as db:
+            query = select(_TABLES).where(kept & (_TABLES.c.created >= created))
+            return [_table_row(r) for r in db.execute(query.order_by(_TABLES.c.created))]
+
+
+def _counts(db: Any, number: Any, table_ids: list[str]) -> dict[str, int]:
+    """One more than the highest `number` (a column numbered from 0) of each table."""
+    table_id = number.table.c.table_id
+    query = select(table_id, func.max(number)).where(table_id.in_(table_ids)).group_by(table_id)
+    return {row[0]: row[1] + 1 for row in db.execute(query)}
 
 
 CONNECT_TIMEOUT = 5

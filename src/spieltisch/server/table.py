@@ -38,6 +38,7 @@ from spieltisch.server.settle import (
 from spieltisch.server.store import MAX_BOT_SPEC, ChatRow, EntryRow, SeatRow, Store, TableRow
 
 __all__ = [
+    "CHAT_TAIL",
     "LiveTable",
     "TableError",
     "bot_decision",
@@ -142,6 +143,22 @@ class LiveTable:
         table.chat = store.chat(row.id, CHAT_TAIL)
         table.chat_count = table.chat[-1].n + 1 if table.chat else 0
         return table
+
+    def catch_up(self, rows: list[tuple[EntryRow, SeatRow | None]]) -> bool:
+        """Take in entries another worker stored, with the seats they changed (those this
+        table has already are skipped). False when they do not follow on from this table's
+        version: the caller then reads the table anew."""
+        for entry, seat in rows:
+            if entry.seq < self.version:
+                continue
+            if entry.seq != self.version:
+                return False
+            if entry.action is not None:
+                self._replay_action(entry.seq, entry.action)
+            self.entries.append(entry)
+            if seat is not None:
+                self.seats[seat.seat] = seat
+        return True
 
     def _replay_action(self, seq: int, text: str) -> None:
         action = self.game.parse_action(self.state, text)
@@ -331,6 +348,22 @@ class LiveTable:
         self.chat_count += 1
         self.chat = [*self.chat[-(CHAT_TAIL - 1) :], line]
         return line
+
+    def renumber_chat(self, stored: list[ChatRow], line: ChatRow) -> ChatRow:
+        """`line` after the `stored` lines (another worker's came first): the chat in memory
+        becomes those lines and it."""
+        line = replace(line, n=stored[-1].n + 1 if stored else 0)
+        self.chat = [*stored[-(CHAT_TAIL - 1) :], line]
+        self.chat_count = line.n + 1
+        return line
+
+    def heard_chat(self, line: ChatRow) -> bool:
+        """Take in another worker's chat line; False when this table has it already."""
+        if line.n < self.chat_count:
+            return False
+        self.chat = [*self.chat[-(CHAT_TAIL - 1) :], line]
+        self.chat_count = line.n + 1
+        return True
 
     def join(self, seat: int | None, name: str) -> tuple[int, str]:
         self._check_not_over()
