@@ -12,11 +12,11 @@ from pathlib import Path
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-__all__ = ["TEST_DB", "db_url", "on_sqlite"]
+__all__ = ["TEST_DB", "db_url", "new_schema", "on_sqlite"]
 
 TEST_DB = os.environ.get("SPIELTISCH_TEST_DB", "")
 _made: dict[tuple[Path, str], str] = {}
-_schemas: list[str] = []
+_schemas: list[tuple[str, str]] = []  # (server, schema)
 
 
 def on_sqlite() -> bool:
@@ -28,26 +28,29 @@ def db_url(folder: Path, name: str = "tables") -> str:
     asked for, so a test can open it again as a restarted server would."""
     key = (folder, name)
     if key not in _made:
-        _made[key] = f"sqlite:///{folder / (name + '.sqlite3')}" if on_sqlite() else _new_schema()
+        sqlite = f"sqlite:///{folder / (name + '.sqlite3')}"
+        _made[key] = sqlite if on_sqlite() else new_schema(TEST_DB)
     return _made[key]
 
 
-def _new_schema() -> str:
+def new_schema(server: str) -> str:
+    """A fresh schema on the PostgreSQL `server`, dropped when the tests end."""
     schema = "test_" + uuid.uuid4().hex[:16]
-    engine = create_engine(TEST_DB)
+    engine = create_engine(server, connect_args={"connect_timeout": 5})
     with engine.begin() as db:
         db.execute(text(f"CREATE SCHEMA {schema}"))
     engine.dispose()
     if not _schemas:
         atexit.register(_drop_schemas)
-    _schemas.append(schema)
-    url = make_url(TEST_DB).update_query_dict({"options": f"-csearch_path={schema}"})
+    _schemas.append((server, schema))
+    url = make_url(server).update_query_dict({"options": f"-csearch_path={schema}"})
     return url.render_as_string(hide_password=False)
 
 
 def _drop_schemas() -> None:
-    engine = create_engine(TEST_DB)
-    with engine.begin() as db:
-        for schema in _schemas:
-            db.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
-    engine.dispose()
+    for server in {server for server, _ in _schemas}:
+        engine = create_engine(server)
+        with engine.begin() as db:
+            for _, schema in (s for s in _schemas if s[0] == server):
+                db.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
+        engine.dispose()

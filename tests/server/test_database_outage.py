@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +21,7 @@ from websockets.sync.client import ClientConnection, connect
 from spieltisch.core.record import GameRecord, replay_states
 from tests.server.database import db_url, on_sqlite
 from tests.server.live import LiveServer, free_port, launch
+from tests.server.proxy import CuttableProxy
 
 pytestmark = pytest.mark.skipif(
     on_sqlite(), reason="cuts a PostgreSQL connection: run with SPIELTISCH_TEST_DB (./test does)"
@@ -30,50 +29,6 @@ pytestmark = pytest.mark.skipif(
 
 BOT_TABLES = 6
 LIVENESS = 120.0  # seconds: only a stuck table takes this long
-
-
-class CuttableProxy:
-    """Forwards TCP connections to `target` until `cut`; then drops them all and closes new
-    ones at once, until `restore`."""
-
-    def __init__(self, target: tuple[str, int]) -> None:
-        self.target = target
-        self.open = True
-        self.pairs: list[tuple[socket.socket, socket.socket]] = []
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            client, _ = self.listener.accept()
-            if not self.open:
-                client.close()
-                continue
-            upstream = socket.create_connection(self.target)
-            self.pairs.append((client, upstream))
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=_pipe, args=(a, b), daemon=True).start()
-
-    def cut(self) -> None:
-        self.open = False
-        for pair in self.pairs:
-            for sock in pair:
-                with contextlib.suppress(OSError):
-                    sock.shutdown(socket.SHUT_RDWR)
-        self.pairs = []
-
-    def restore(self) -> None:
-        self.open = True
-
-
-def _pipe(source: socket.socket, sink: socket.socket) -> None:
-    with contextlib.suppress(OSError):
-        while data := source.recv(65536):
-            sink.sendall(data)
-    for sock in (source, sink):
-        with contextlib.suppress(OSError):
-            sock.shutdown(socket.SHUT_RDWR)
 
 
 def through(proxy: CuttableProxy, url: str) -> str:

@@ -119,58 +119,36 @@ def add_parser(commands: Any) -> None:
         metavar="SECONDS",
         help="how long an idle connection is kept open between requests (5)",
     )
+    parser.add_argument(
+        "--broker",
+        metavar="URL",
+        help="Redis that joins the workers and machines serving one database into one site, "
+        "e.g. redis://127.0.0.1:6379/0 (needs --db of a database server)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="worker processes serving one port (needs --db of a database server and --broker)",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from spieltisch.server import create_app, default_url
+    from spieltisch.server import default_url
     from spieltisch.server.app import MISSING_VENDOR, vendor_ready
-    from spieltisch.server.limits import Limits
-    from spieltisch.server.settle import CatchTiming
-    from spieltisch.server.store import StorageError
-    from spieltisch.server.timeouts import timed_protocol
 
-    if not (1 <= args.slow_motion <= 20 and 0 <= args.catch_margin <= 10):
-        print("--slow-motion must be from 1 to 20 and --catch-margin from 0 to 10", flush=True)
+    refusal = _check_settings(args) or _check_site(args, args.db or default_url(args.data_dir))
+    if refusal:
+        print(refusal, flush=True)
         return 2
-    if not 0.1 <= args.playback_speed <= 100:
-        print("--playback-speed must be from 0.1 to 100", flush=True)
-        return 2
-    if not 1 <= args.bot_time_limit <= 600:
-        print("--bot-time-limit must be from 1 to 600 seconds", flush=True)
-        return 2
-    if not (0.5 <= args.request_timeout <= 300 and 1 <= args.keep_alive <= 300):
-        print("--request-timeout must be from 0.5 to 300 seconds, --keep-alive from 1 to 300")
-        return 2
-    if not (1024 <= args.max_body <= 1 << 24 and 256 <= args.max_message <= 1 << 20):
-        print("--max-body must be from 1024 to 16777216, --max-message from 256 to 1048576")
-        return 2
-    if not (0 <= args.tables_per_minute <= 10_000 and 1 <= args.max_open_tables <= 1_000_000):
-        print("--tables-per-minute must be from 0 to 10000, --max-open-tables from 1 to 1000000")
-        return 2
-    if not 0.01 <= args.idle_hours <= 24 * 365:
-        print("--idle-hours must be from 0.01 to 8760")
-        return 2
-    limits = Limits(
-        body=args.max_body,
-        message=args.max_message,
-        tables_per_minute=args.tables_per_minute,
-        open_tables=args.max_open_tables,
-    )
     url = args.db or default_url(args.data_dir)
-    timing = CatchTiming(args.slow_motion, args.catch_margin, args.playback_speed)
     try:
-        app = create_app(
-            url,
-            args.bot_delay,
-            timing,
-            limits=limits,
-            work_limit=args.bot_time_limit,
-            idle_close=args.idle_hours * 3600,
-        )
-    except StorageError as error:
+        app = _make_app(args, url) if args.workers == 1 else None
+        if app is None:
+            _check_database(url)
+    except _CannotStart as error:
         print(f"cannot start: {error}", flush=True)
         return 2
     if not vendor_ready():
@@ -180,20 +158,151 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"cannot listen on {args.host} port {args.port}: {error.strerror}", flush=True)
         return 2
-    _calm_garbage_collector()
     print(f"spieltisch is serving the game table at {_address(listener)}", flush=True)
-    print(f"tables are stored in {url}; press Ctrl-C to stop", flush=True)
+    print(f"tables are stored in {_shown(url)}; press Ctrl-C to stop", flush=True)
+    if args.broker:
+        print(f"workers of this site meet at {args.broker} ({args.workers} here)", flush=True)
+    if app is None:
+        return _supervise(args, url, listener)
     _report_broken(app.state.lobby.broken)
+    _serve(args, app, listener)
+    return 0
+
+
+class _CannotStart(Exception):
+    """The database or the broker cannot be used; the message says why."""
+
+
+def _check_settings(args: argparse.Namespace) -> str | None:
+    """What is wrong with the numbers given, or None."""
+    checks = [
+        (1 <= args.slow_motion <= 20, "--slow-motion must be from 1 to 20"),
+        (0 <= args.catch_margin <= 10, "--catch-margin must be from 0 to 10"),
+        (0.1 <= args.playback_speed <= 100, "--playback-speed must be from 0.1 to 100"),
+        (1 <= args.bot_time_limit <= 600, "--bot-time-limit must be from 1 to 600 seconds"),
+        (0.5 <= args.request_timeout <= 300, "--request-timeout must be from 0.5 to 300 seconds"),
+        (1 <= args.keep_alive <= 300, "--keep-alive must be from 1 to 300 seconds"),
+        (1024 <= args.max_body <= 1 << 24, "--max-body must be from 1024 to 16777216"),
+        (256 <= args.max_message <= 1 << 20, "--max-message must be from 256 to 1048576"),
+        (0 <= args.tables_per_minute <= 10_000, "--tables-per-minute must be from 0 to 10000"),
+        (1 <= args.max_open_tables <= 1_000_000, "--max-open-tables must be from 1 to 1000000"),
+        (0.01 <= args.idle_hours <= 24 * 365, "--idle-hours must be from 0.01 to 8760"),
+        (1 <= args.workers <= 64, "--workers must be from 1 to 64"),
+    ]
+    return next((message for good, message in checks if not good), None)
+
+
+def _check_site(args: argparse.Namespace, url: str) -> str | None:
+    """Several workers need a database server they all reach and a broker between them."""
+    on_sqlite = url.startswith("sqlite")
+    if args.workers > 1 and on_sqlite:
+        return (
+            f"--workers {args.workers} needs a database server that every worker shares; "
+            "SQLite is a file for one process. Add --db postgresql+psycopg://USER@HOST/DB "
+            "and --broker redis://HOST:6379/0, or serve with one worker."
+        )
+    if args.workers > 1 and not args.broker:
+        return (
+            f"--workers {args.workers} needs --broker redis://HOST:6379/0: the workers tell "
+            "each other of every change through it."
+        )
+    if args.broker and on_sqlite:
+        return (
+            "--broker joins workers that share a database server; give --db "
+            "postgresql+psycopg://USER@HOST/DB too, or leave --broker out to serve on SQLite."
+        )
+    if args.broker:
+        return _check_broker(args.broker)
+    return None
+
+
+def _check_broker(broker: str) -> str | None:
+    from redis import Redis
+    from redis.exceptions import RedisError
+
+    try:
+        Redis.from_url(broker, socket_connect_timeout=5, socket_timeout=5).ping()
+    except (RedisError, ValueError) as error:
+        return f"cannot reach the broker at {broker}: {error}"
+    return None
+
+
+def _check_database(url: str) -> None:
+    """Open the database once before the workers start (checks it, migrates it)."""
+    from spieltisch.server.store import StorageError, Store
+
+    try:
+        Store(url).close()
+    except StorageError as error:
+        raise _CannotStart(str(error)) from None
+
+
+def _make_app(args: argparse.Namespace, url: str) -> Any:
+    from spieltisch.server import create_app
+    from spieltisch.server.limits import Limits
+    from spieltisch.server.settle import CatchTiming
+    from spieltisch.server.store import StorageError
+
+    limits = Limits(
+        body=args.max_body,
+        message=args.max_message,
+        tables_per_minute=args.tables_per_minute,
+        open_tables=args.max_open_tables,
+    )
+    timing = CatchTiming(args.slow_motion, args.catch_margin, args.playback_speed)
+    try:
+        return create_app(
+            url,
+            args.bot_delay,
+            timing,
+            limits=limits,
+            work_limit=args.bot_time_limit,
+            idle_close=args.idle_hours * 3600,
+            broker=args.broker,
+        )
+    except StorageError as error:
+        raise _CannotStart(str(error)) from None
+
+
+def _serve(args: argparse.Namespace, app: Any, listener: socket.socket) -> None:
+    import uvicorn
+
+    from spieltisch.server.timeouts import timed_protocol
+
+    _calm_garbage_collector()
     config = uvicorn.Config(
         app,
         log_level="warning",
         http=timed_protocol(args.request_timeout),
         timeout_keep_alive=args.keep_alive,
-        ws_max_size=max(1 << 20, 4 * limits.message),  # frames beyond are cut off unread
+        ws_max_size=max(1 << 20, 4 * args.max_message),  # frames beyond are cut off unread
         ws_per_message_deflate=False,  # small messages: compressing costs more than it saves
     )
     uvicorn.Server(config).run(sockets=[listener])
-    return 0
+
+
+def _worker(args: argparse.Namespace, url: str, listener: socket.socket) -> None:
+    """One of several worker processes on the shared listening socket."""
+    try:
+        app = _make_app(args, url)
+    except _CannotStart as error:
+        print(f"a worker cannot start: {error}", flush=True)
+        raise SystemExit(2) from None
+    _serve(args, app, listener)
+
+
+def _supervise(args: argparse.Namespace, url: str, listener: socket.socket) -> int:
+    """Run `args.workers` worker processes; one that dies is replaced (after a pause that
+    grows while they keep dying young). Ctrl-C or SIGTERM stops them all."""
+    from spieltisch.cli.workers import Supervisor
+
+    return Supervisor(args.workers, _worker, (args, url, listener)).run()
+
+
+def _shown(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
 
 
 def _report_broken(broken: dict[str, str]) -> None:

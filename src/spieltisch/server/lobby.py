@@ -68,6 +68,8 @@ TUTORS = {"pickomino": "greedy", "karolinchen": "greedy", "riffraff": "random"}
 TUTORIAL_PACE = 2.0
 """A guided game's bot waits this many times the usual delay, slow enough to follow."""
 BOT_PACES = {"instant": 0.0, "normal": 1.0, "slow": 2.5}
+RACES = 3
+"""How often a join or a leave is tried when other workers keep changing the table first."""
 """A table's bot pace: how many times the lobby's `bot_delay` its bots pause before a move."""
 
 
@@ -349,25 +351,40 @@ class Lobby:
         return sorted(over, key=lambda t: -t.row.created)[:limit]
 
     async def join(self, table_id: str, seat: int | None, name: str) -> tuple[int, str]:
-        table = self.get(table_id)
         name = clean_name(name)
-        if seat is not None and not 0 <= seat < len(table.seats):
-            raise TableError("no_seat", f"Seats are numbered 1 to {len(table.seats)}.")
-        seat, token = table.join(seat, name)
-        await self.changed(table)
-        return seat, token
+        for attempt in range(RACES):
+            table = self.get(table_id)
+            if seat is not None and not 0 <= seat < len(table.seats):
+                raise TableError("no_seat", f"Seats are numbered 1 to {len(table.seats)}.")
+            taken, token = table.join(seat, name)
+            if await self._won(table, attempt):
+                return taken, token
+        raise AssertionError("unreachable: the last race is not retried")
 
     async def leave(self, table_id: str, token: str, bot: str | None) -> None:
-        table = self.get(table_id)
-        seat = self.seat_for(table, token)
-        if is_tutorial(table) and table.started:
-            self._end_tutorial(table, seat)
-        else:
-            table.leave(seat, bot)
-        for connection in self.connections.get(table.id, set()):
-            if connection.seat == seat:
-                connection.seat = None
-        await self.changed(table)
+        for attempt in range(RACES):
+            table = self.get(table_id)
+            seat = self.seat_for(table, token)
+            if is_tutorial(table) and table.started:
+                self._end_tutorial(table, seat)
+            else:
+                table.leave(seat, bot)
+            if await self._won(table, attempt):
+                for connection in self.connections.get(table.id, set()):
+                    if connection.seat == seat:
+                        connection.seat = None
+                return
+
+    async def _won(self, table: LiveTable, attempt: int) -> bool:
+        """Store a change that is not a move; False if another worker changed the table
+        first (it was read anew: the caller tries again on it, up to `RACES` times)."""
+        try:
+            await self.changed(table)
+        except TableError as error:
+            if error.code != "stale_version" or attempt == RACES - 1:
+                raise
+            return False
+        return True
 
     def _end_tutorial(self, table: LiveTable, seat: int) -> None:
         """The learner left a guided game: it stops where it is (no bot plays it out)."""

@@ -196,12 +196,14 @@ class RedisSite(Site):
     async def _keep_leases(self) -> None:
         """Every round: say this worker is alive, renew its leases, claim orphaned tables."""
         while True:
+            _stop_if_cancelled()
             started = time.monotonic()
             try:
                 await self._renew()
                 self._renewed = started
                 await self._claim_orphans()
             except Exception as error:
+                _stop_if_cancelled()
                 self._renew_failed(error)
             await asyncio.sleep(self.round)
 
@@ -257,10 +259,12 @@ class RedisSite(Site):
     async def _send(self) -> None:
         """Publish queued news; what cannot be sent is dropped (the others sweep)."""
         while True:
+            _stop_if_cancelled()
             message = await self._outbox.get()
             try:
                 await self.redis.publish(self.channel, message)
             except Exception as error:
+                _stop_if_cancelled()
                 log.debug("news not sent (%s); the other workers sweep the database", error)
 
     async def _listen(self) -> None:
@@ -268,6 +272,7 @@ class RedisSite(Site):
         assert self._member is not None
         delay = 0.25
         while True:
+            _stop_if_cancelled()
             sweeper = asyncio.get_running_loop().create_task(self._sweep_while_away())
             try:
                 async with self.redis.pubsub(ignore_subscribe_messages=True) as pubsub:
@@ -277,6 +282,7 @@ class RedisSite(Site):
                     await self._member.sweep()  # what was missed while subscribing
                     await self._read(pubsub)
             except Exception as error:
+                _stop_if_cancelled()
                 if self.connected:
                     log.warning("worker %s lost the broker (%s); reconnecting", self.worker, error)
             finally:
@@ -296,6 +302,7 @@ class RedisSite(Site):
             try:
                 await self._member.heard(news)
             except Exception:  # a database error, say: the next sweep heals it
+                _stop_if_cancelled()
                 log.exception("news of table %s could not be taken in", news.get("t"))
 
     async def _sweep_while_away(self) -> None:
@@ -305,6 +312,7 @@ class RedisSite(Site):
             try:
                 await self._member.sweep()
             except Exception as error:
+                _stop_if_cancelled()
                 log.warning("worker %s could not look for changes (%s)", self.worker, error)
 
     @staticmethod
@@ -316,5 +324,13 @@ class RedisSite(Site):
             except asyncio.CancelledError:
                 raise
             except Exception:
+                _stop_if_cancelled()
                 log.exception("a site job failed; it starts again")
                 await asyncio.sleep(1.0)
+
+
+def _stop_if_cancelled() -> None:
+    """redis-py may turn a cancellation into an error of its own: a job being stopped stops."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError

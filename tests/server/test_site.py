@@ -1,0 +1,232 @@
+"""Two workers of one site in one process: two lobbies on the same database, joined through
+the real Redis. What one stores the other shows; of two workers storing the same version
+only one succeeds; only a table's lease owner runs its bots, and when it is gone another
+takes over; while the broker is away the workers find changes in the database."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from spieltisch.server.connection import Connection
+from spieltisch.server.lobby import Lobby, SeatSpec
+from spieltisch.server.site import LEASE, ROUND, RedisSite
+from spieltisch.server.store import Store
+from spieltisch.server.table import TableError
+from tests.server.database import db_url
+from tests.server.helpers import threads
+from tests.server.proxy import CuttableProxy
+from tests.server.sites import need_redis, site_prefix
+
+pytestmark = pytest.mark.workers
+
+LIVENESS = 60.0  # seconds: only a stuck site takes this long
+
+
+async def until(check: Callable[[], bool], what: str) -> None:
+    end = time.monotonic() + LIVENESS
+    while not check():
+        assert time.monotonic() < end, what
+        await asyncio.sleep(0.02)
+
+
+class Worker:
+    """A lobby with its own connection to the database and its site."""
+
+    def __init__(self, url: str, redis: str, prefix: str, name: str) -> None:
+        self.lobby = Lobby(Store(url), 0.0, executor=threads(), site=RedisSite(redis, prefix, name))
+        self.site = self.lobby.site
+        assert isinstance(self.site, RedisSite)
+
+    async def start(self) -> None:
+        self.lobby.load()
+        await self.site.start(self.lobby)
+        self.lobby.resume()
+
+    async def stop(self) -> None:
+        for connection in [c for group in self.lobby.connections.values() for c in group]:
+            self.lobby.disconnect(connection)
+        await self.site.close()
+        await self.lobby.close()
+        self.lobby.store.close()
+
+    async def die(self) -> None:
+        """Stop without letting the leases go, as a killed process would."""
+        self.site.owned.clear()
+        for task in self.site._tasks:
+            task.cancel()
+        await self.lobby.close()
+        await self.site.redis.aclose()
+        self.lobby.store.close()
+
+    def watch(self, table_id: str, seat: int | None = None) -> list[dict[str, Any]]:
+        """A connection to the table on this worker; the messages it gets, as they come."""
+        seen: list[dict[str, Any]] = []
+
+        async def send(text: str) -> None:
+            seen.append(json.loads(text))
+
+        self.lobby.connect(Connection(table_id, seat, send))
+        return seen
+
+
+@asynccontextmanager
+async def site(tmp_path: Path, redis: str | None = None) -> AsyncIterator[tuple[Worker, Worker]]:
+    url, prefix = db_url(tmp_path, "site"), site_prefix()
+    a = Worker(url, need_redis(), prefix, "A")
+    b = Worker(url, redis or need_redis(), prefix, "B")
+    await a.start()
+    await b.start()
+    try:
+        yield a, b
+    finally:
+        for worker in (a, b):
+            await worker.stop()
+
+
+def first_action(lobby: Lobby, table_id: str) -> str:
+    table = lobby.tables[table_id]
+    return str(table.game.format_action(table.game.legal_actions(table.state)[0]))
+
+
+def versions(messages: list[dict[str, Any]]) -> list[int]:
+    return [m["version"] for m in messages if m["type"] == "state"]
+
+
+def test_a_move_made_through_one_worker_reaches_a_seat_on_the_other(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with site(tmp_path) as (a, b):
+            table = a.lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=3)
+            await until(lambda: table.id in b.lobby.tables, "B hears of the new table")
+            ada, _ = await a.lobby.join(table.id, None, "Ada")
+            bea, _ = await b.lobby.join(table.id, None, "Bea")
+            watched = a.watch(table.id, ada)
+            await until(lambda: b.lobby.tables[table.id].started, "B sees both seats taken")
+            mover = b.lobby.tables[table.id].mover()
+            version = b.lobby.tables[table.id].version
+            await b.lobby.act(table.id, mover, first_action(b.lobby, table.id), version)
+            after = b.lobby.tables[table.id].version
+            await until(lambda: after in versions(watched), "A's seat sees B's move")
+            assert a.lobby.tables[table.id].state == b.lobby.tables[table.id].state
+            assert {ada, bea} == {0, 1}
+
+    asyncio.run(main())
+
+
+def test_of_two_workers_storing_the_same_version_one_is_refused(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with site(tmp_path) as (a, b):
+            table = a.lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=4)
+            await a.lobby.join(table.id, 0, "Ada")
+            await a.lobby.join(table.id, 1, "Bea")
+            await until(lambda: b.lobby.tables.get(table.id, table).started, "B is up to date")
+            ta, tb = a.lobby.tables[table.id], b.lobby.tables[table.id]
+            assert ta.version == tb.version
+            move = first_action(a.lobby, table.id)
+            mover = ta.mover()
+            outcomes = await asyncio.gather(
+                a.lobby.act(table.id, mover, move, ta.version),
+                b.lobby.act(table.id, mover, move, tb.version),
+                return_exceptions=True,
+            )
+            refused = [o for o in outcomes if isinstance(o, TableError)]
+            assert len(refused) == 1 and refused[0].code == "stale_version"
+            assert outcomes.count(None) == 1
+            stored = a.lobby.store.entries(table.id)
+            assert [e.seq for e in stored] == list(range(len(stored)))
+            assert sum(1 for e in stored if e.actor == mover) == 1  # the move, once
+            await until(
+                lambda: (
+                    a.lobby.tables[table.id].version
+                    == b.lobby.tables[table.id].version
+                    == len(stored)
+                ),
+                "both workers end at the stored version",
+            )
+
+    asyncio.run(main())
+
+
+def test_chat_lines_reach_the_other_worker_and_keep_their_order(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with site(tmp_path) as (a, b):
+            table = a.lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=5)
+            await a.lobby.join(table.id, 0, "Ada")
+            await until(lambda: table.id in b.lobby.tables, "B has the table")
+            watched = b.watch(table.id)
+            await asyncio.gather(
+                a.lobby.talk(table.id, 0, "hello from A"), b.lobby.talk(table.id, 0, "and B")
+            )
+            lines = a.lobby.store.chat(table.id, 10)
+            assert [line.n for line in lines] == [0, 1]  # one number each, none taken twice
+            await until(
+                lambda: (
+                    [m["line"]["text"] for m in watched if m["type"] == "chat"]
+                    in (["hello from A", "and B"], ["and B", "hello from A"])
+                ),
+                "B's connection gets both lines",
+            )
+
+    asyncio.run(main())
+
+
+def test_only_the_owner_runs_a_tables_bots_and_another_takes_over_when_it_dies(
+    tmp_path: Path,
+) -> None:
+    async def main() -> None:
+        async with site(tmp_path) as (a, b):
+            a.lobby.bot_delay = b.lobby.bot_delay = 0.05
+            seats = [SeatSpec("greedy"), SeatSpec("random")]
+            table = a.lobby.create("pickomino", {}, seats, seed=6)
+            await until(lambda: a.site.owns(table.id), "A owns the table it made")
+            await until(lambda: table.id in b.lobby.tables, "B has the table")
+            assert not b.site.owns(table.id)
+            assert not b.lobby.timers.get(table.id) or not b.lobby.timers[table.id].tasks()
+            await until(lambda: a.lobby.tables[table.id].version > 10, "A's bots play")
+            await a.die()
+            died = time.monotonic()
+            await until(lambda: b.site.owns(table.id), "B takes the table over")
+            taken = time.monotonic() - died
+            await until(lambda: b.lobby.tables[table.id].over, "B's bots finish the game")
+            stored = b.lobby.store.entries(table.id)
+            assert [e.seq for e in stored] == list(range(len(stored)))
+            assert len(stored) == b.lobby.tables[table.id].version
+            print(f"taken over after {taken:.2f} s (at most {LEASE + 2 * ROUND:g} s planned)")
+            a.site.owned.clear()
+
+    asyncio.run(main())
+
+
+def test_while_the_broker_is_away_changes_are_found_in_the_database(tmp_path: Path) -> None:
+    redis = need_redis()
+    host, port = redis.split("//")[1].split("/")[0].split(":")
+    proxy = CuttableProxy((host, int(port)))
+
+    async def main() -> None:
+        async with site(tmp_path, f"redis://127.0.0.1:{proxy.port}/0") as (a, b):
+            table = a.lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=7)
+            await a.lobby.join(table.id, 0, "Ada")
+            await a.lobby.join(table.id, 1, "Bea")
+            await until(lambda: b.lobby.tables.get(table.id, table).started, "B is up to date")
+            watched = b.watch(table.id)
+            proxy.cut()
+            await until(lambda: not b.site.connected, "B notices the broker is gone")
+            ta = a.lobby.tables[table.id]
+            await a.lobby.act(table.id, ta.mover(), first_action(a.lobby, table.id), ta.version)
+            moved = a.lobby.tables[table.id].version
+            await until(lambda: moved in versions(watched), "B finds the move by sweeping")
+            proxy.restore()
+            await until(lambda: b.site.connected, "B is back on the broker")
+            ta = a.lobby.tables[table.id]
+            await a.lobby.act(table.id, ta.mover(), first_action(a.lobby, table.id), ta.version)
+            again = a.lobby.tables[table.id].version
+            await until(lambda: again in versions(watched), "news flows again")
+
+    asyncio.run(main())
