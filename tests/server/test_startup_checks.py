@@ -4,6 +4,7 @@ a clear message; a table that cannot be rebuilt is marked broken and the others 
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import sqlite3
 import subprocess
@@ -137,6 +138,20 @@ def test_storage_errors_name_the_database(tmp_path: Path) -> None:
     (tmp_path / "x.sqlite3").write_bytes(b"")
     with pytest.raises(StorageError, match=r"x\.sqlite3 is empty"):
         Store(f"sqlite:///{tmp_path / 'x.sqlite3'}")
+
+
+def test_a_url_that_names_no_usable_database_is_refused() -> None:
+    with pytest.raises(StorageError, match=r"'tables\.db' is not a database URL"):
+        Store("tables.db")
+    with pytest.raises(StorageError, match="nosuch://host/db cannot be used: Can't load plugin"):
+        Store("nosuch://host/db")
+
+
+def test_a_database_whose_driver_is_missing_is_refused() -> None:
+    if importlib.util.find_spec("MySQLdb") is not None:
+        pytest.skip("MySQLdb, the driver this test expects to be missing, is installed")
+    with pytest.raises(StorageError, match=r"its driver is not installed \(No module named"):
+        Store("mysql+mysqldb://user@127.0.0.1/tables")
 
 
 # --- the dice ---------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from spieltisch.server import migrate
 
@@ -195,14 +195,12 @@ class Store:
     `found_revision` is the schema the database had when it was opened (None: it was empty)."""
 
     def __init__(self, url: str) -> None:
-        parsed: URL = make_url(url)
+        parsed = _parse(url)
         if parsed.get_backend_name() == "sqlite":
             _check_sqlite_file(parsed.database)
         # a pooled connection is checked before use: one broken by a database restart is
         # replaced instead of failing the next move
-        self.engine: Engine = create_engine(
-            parsed, pool_pre_ping=True, connect_args=_connect_args(parsed)
-        )
+        self.engine: Engine = _engine(parsed, pool_pre_ping=True)
         if parsed.get_backend_name() == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
@@ -358,6 +356,28 @@ class Store:
 
 CONNECT_TIMEOUT = 5
 """Seconds a server database may take to answer a new connection (the event loop waits)."""
+
+
+def _parse(url: str) -> URL:
+    try:
+        return make_url(url)
+    except ArgumentError:
+        raise StorageError(
+            f"{url!r} is not a database URL; give one such as sqlite:///tables.sqlite3 or "
+            "postgresql://user@host/database."
+        ) from None
+
+
+def _engine(url: URL, **options: Any) -> Engine:
+    """The engine of `url` (nothing is connected yet); an unknown database or a driver that
+    is not installed is a `StorageError`."""
+    try:
+        return create_engine(url, connect_args=_connect_args(url), **options)
+    except ImportError as error:
+        why = f"its driver is not installed ({error})"
+    except SQLAlchemyError as error:
+        why = _why(error)
+    raise StorageError(f"The database {_shown(url)} cannot be used: {why}")
 
 
 def _connect_args(url: URL) -> dict[str, Any]:
