@@ -1,11 +1,12 @@
 """Schema migrations: databases written by older servers are upgraded in place and play on,
 an empty one is made at the newest schema, a newer one is refused untouched, a failed upgrade
-changes nothing, and servers starting together upgrade once. On PostgreSQL the old databases
-are rebuilt from the SQLite files."""
+changes nothing, servers starting together upgrade once, and `spieltisch db` does the same
+from the command line. On PostgreSQL the old databases are rebuilt from the SQLite files."""
 
 from __future__ import annotations
 
 import shutil
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -20,6 +21,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, MetaData, create_engine, inspect, select, text
 
+from spieltisch.cli.main import main
 from spieltisch.core.record import replay_states
 from spieltisch.server import migrate
 from spieltisch.server.store import _META, SCHEMA_VERSION, StorageError, Store
@@ -301,3 +303,59 @@ def test_servers_starting_together_upgrade_the_database_once(tmp_path: Path) -> 
     assert failed == []
     assert sorted(found) == ["0001", HEAD, HEAD, HEAD]
     assert schema_of(url)["stamped"] == (HEAD,)
+
+
+# --- spieltisch db ----------------------------------------------------------------------------
+
+
+def run_db(*args: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    status = main(["db", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_db_upgrade_and_version(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = open_copy(SCHEMA_1, tmp_path)
+    status, out, _ = run_db("version", "--db", url, capsys=capsys)
+    assert status == 0
+    assert "current:  0001" in out and f"head:     {HEAD}" in out and "db upgrade" in out
+    status, out, _ = run_db("upgrade", "--db", url, capsys=capsys)
+    assert status == 0 and out.endswith(f"is at schema {HEAD} (was 0001)\n")
+    status, out, _ = run_db("upgrade", "--db", url, capsys=capsys)
+    assert status == 0 and out.endswith(f"is already up to date (schema {HEAD})\n")
+    status, out, _ = run_db("version", "--db", url, capsys=capsys)
+    assert f"current:  {HEAD}" in out and f"head:     {HEAD}" in out
+    assert schema_of(url)["stamped"] == (HEAD,)
+
+
+def test_db_upgrade_refuses_a_newer_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = db_url(tmp_path)
+    Store(url).close()
+    with connect(url) as db:
+        db.execute(text("UPDATE alembic_version SET version_num = :newer"), {"newer": NEWER})
+        db.commit()
+    status, out, err = run_db("upgrade", "--db", url, capsys=capsys)
+    assert status == 2 and out == ""
+    assert f"newer spieltisch (schema {NEWER}" in err and "Traceback" not in err
+    status, out, _ = run_db("version", "--db", url, capsys=capsys)
+    assert status == 0 and f"current:  {NEWER}" in out and "newer spieltisch" in out
+
+
+def test_db_commands_in_the_data_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The default database is the SQLite file in --data-dir, whatever the other tests use;
+    `version` tells of a missing one without making it."""
+    folder = tmp_path / "data"
+    status, out, _ = run_db("version", "--data-dir", str(folder), capsys=capsys)
+    assert status == 0 and "current:  none" in out and not folder.exists()
+    status, out, _ = run_db("upgrade", "--data-dir", str(folder), capsys=capsys)
+    assert status == 0 and f"was empty and is now at schema {HEAD}" in out
+    with sqlite3.connect(folder / "spieltisch.sqlite3") as db:
+        (stamped,) = db.execute("SELECT version_num FROM alembic_version").fetchone()
+    assert stamped == HEAD
+    (folder / "spieltisch.sqlite3").write_bytes(b"")
+    status, _, err = run_db("upgrade", "--data-dir", str(folder), capsys=capsys)
+    assert status == 2 and "is empty (0 bytes)" in err

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import socket
-from pathlib import Path
 from typing import Any
+
+from spieltisch.cli.common import add_database_options
 
 __all__ = ["add_parser", "run"]
 
@@ -23,18 +23,7 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on")
-    parser.add_argument(
-        "--db",
-        metavar="URL",
-        help="SQLAlchemy database URL, e.g. postgresql://user@host/db "
-        "(default: SQLite in --data-dir)",
-    )
-    parser.add_argument(
-        "--data-dir",
-        type=Path,
-        default=Path(os.environ.get("SPIELTISCH_DATA", "data")),
-        help="directory of the default SQLite file (default: ./data or $SPIELTISCH_DATA)",
-    )
+    add_database_options(parser)
     parser.add_argument(
         "--bot-delay",
         type=float,

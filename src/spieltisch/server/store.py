@@ -47,6 +47,8 @@ __all__ = [
     "Store",
     "TableRow",
     "default_url",
+    "schema_revisions",
+    "shown_url",
 ]
 
 SCHEMA_VERSION = 2
@@ -172,10 +174,17 @@ class EntryRow:
     args: dict[str, Any]
 
 
-def default_url(data_dir: Path) -> str:
-    """The SQLite file in `data_dir` (created when missing)."""
-    data_dir.mkdir(parents=True, exist_ok=True)
+def default_url(data_dir: Path, create: bool = True) -> str:
+    """The SQLite file in `data_dir` (the directory is made when missing, if `create`)."""
+    if create:
+        data_dir.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{(data_dir / 'spieltisch.sqlite3').resolve()}"
+
+
+def shown_url(url: str) -> str:
+    """The database as messages name it: an SQLite file's path, else the URL without its
+    password."""
+    return _shown(make_url(url))
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
@@ -409,6 +418,25 @@ def _check_sqlite_file(database: str | None) -> None:
         )
     if head != b"SQLite format 3\x00":
         raise StorageError(f"{path} is not an SQLite database; give spieltisch another file.")
+
+
+def schema_revisions(url: str) -> tuple[str | None, str]:
+    """The revision the database at `url` is at (None: empty or not there yet) and the newest
+    this spieltisch knows, found without changing anything."""
+    parsed = _parse(url)
+    if parsed.get_backend_name() == "sqlite":
+        _check_sqlite_file(parsed.database)
+        path = _sqlite_path(parsed.database)
+        if path is not None and not path.exists():
+            return None, migrate.head()
+    engine = _engine(parsed)
+    try:
+        with engine.connect() as db:
+            return _found_revision(db), migrate.head()
+    except SQLAlchemyError as error:
+        raise _cannot_use(parsed, error) from None
+    finally:
+        engine.dispose()
 
 
 _UPGRADE_LOCK = 0x7370_6965_6C74_6973  # "spieltis": the advisory lock of schema upgrades
