@@ -7,7 +7,17 @@ import json
 import subprocess
 import sys
 
-HEAVY = ("numpy", "scipy", "mujoco", "fastapi", "sqlalchemy", "uvicorn", "matplotlib", "ray")
+HEAVY = (
+    "numpy",
+    "scipy",
+    "mujoco",
+    "fastapi",
+    "sqlalchemy",
+    "alembic",
+    "uvicorn",
+    "matplotlib",
+    "ray",
+)
 
 
 def loaded_after(code: str) -> set[str]:

@@ -4,6 +4,7 @@ a clear message; a table that cannot be rebuilt is marked broken and the others 
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import sqlite3
 import subprocess
@@ -13,16 +14,15 @@ from pathlib import Path
 import httpx
 import pytest
 
-from spieltisch.core.record import replay_states
 from spieltisch.server.store import SCHEMA_VERSION, StorageError, Store
-from spieltisch.server.table import LiveTable
 
 from .helpers import client_for, join, make_table
 from .live import free_port, start_server
 
 SCHEMA_1 = Path(__file__).parent / "data" / "schema1.sqlite3"
 """A database written by the server of schema 1: a finished all-bot game (seed 11) and a
-game of Ada against a bot, three moves in (seed 12)."""
+game of Ada against a bot, three moves in (seed 12). test_migrations upgrades it and plays
+on."""
 FINISHED_ID, PLAYING_ID = "wlWpyC3hmINC", "qw9yumgD_okA"
 
 
@@ -67,10 +67,11 @@ def test_another_programs_database_is_refused_untouched(tmp_path: Path) -> None:
 def test_a_database_of_a_newer_version_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "spieltisch.sqlite3"
     Store(f"sqlite:///{path}").close()
+    newer = f"{SCHEMA_VERSION + 1:04d}"
     with sqlite3.connect(path) as db:
-        db.execute("UPDATE meta SET value = ? WHERE key = 'version'", (str(SCHEMA_VERSION + 1),))
+        db.execute("UPDATE alembic_version SET version_num = ?", (newer,))
     said = serve_refused("--data-dir", str(tmp_path))
-    assert f"newer spieltisch (schema {SCHEMA_VERSION + 1}" in said
+    assert f"newer spieltisch (schema {newer}; this one knows up to" in said
 
 
 def test_a_read_only_database_is_reported_at_start(tmp_path: Path) -> None:
@@ -78,23 +79,6 @@ def test_a_read_only_database_is_reported_at_start(tmp_path: Path) -> None:
     Store(f"sqlite:///{path}").close()
     said = serve_refused("--db", f"sqlite:///file:{path}?mode=ro&uri=true")
     assert "readonly database" in said and "can write to" in said
-
-
-def test_a_database_of_schema_1_is_upgraded_and_plays_on(tmp_path: Path) -> None:
-    path = tmp_path / "old.sqlite3"
-    shutil.copy(SCHEMA_1, path)
-    store = Store(f"sqlite:///{path}")
-    assert store.schema_version() == SCHEMA_VERSION
-    rows = {row.id: row for row in store.tables()}
-    assert set(rows) == {FINISHED_ID, PLAYING_ID}
-    finished = LiveTable.load(store, rows[FINISHED_ID])
-    record = finished.record()
-    assert finished.over and record.seed == 11  # the dice came from that seed
-    assert replay_states(record)[-1] == finished.state
-    playing = LiveTable.load(store, rows[PLAYING_ID])
-    assert playing.row.dice_key == "12" and not playing.row.seeded
-    assert playing.version == 6 and playing.seats[0].name == "Ada"
-    store.close()
 
 
 def test_the_upgraded_database_serves_its_old_tables(tmp_path: Path) -> None:
@@ -154,6 +138,20 @@ def test_storage_errors_name_the_database(tmp_path: Path) -> None:
     (tmp_path / "x.sqlite3").write_bytes(b"")
     with pytest.raises(StorageError, match=r"x\.sqlite3 is empty"):
         Store(f"sqlite:///{tmp_path / 'x.sqlite3'}")
+
+
+def test_a_url_that_names_no_usable_database_is_refused() -> None:
+    with pytest.raises(StorageError, match=r"'tables\.db' is not a database URL"):
+        Store("tables.db")
+    with pytest.raises(StorageError, match="nosuch://host/db cannot be used: Can't load plugin"):
+        Store("nosuch://host/db")
+
+
+def test_a_database_whose_driver_is_missing_is_refused() -> None:
+    if importlib.util.find_spec("MySQLdb") is not None:
+        pytest.skip("MySQLdb, the driver this test expects to be missing, is installed")
+    with pytest.raises(StorageError, match=r"its driver is not installed \(No module named"):
+        Store("mysql+mysqldb://user@127.0.0.1/tables")
 
 
 # --- the dice ---------------------------------------------------------------------------------

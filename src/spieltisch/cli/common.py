@@ -1,11 +1,14 @@
-"""Argument helpers shared by the commands: seats, game options, JSON output."""
+"""Argument helpers shared by the commands: seats, game options, the server's database, JSON
+output."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from spieltisch.bots.base import bot_names, read_bot_spec
@@ -15,6 +18,7 @@ from spieltisch.core.registry import make_game
 
 __all__ = [
     "HUMAN",
+    "add_database_options",
     "add_option_argument",
     "fail",
     "game_from_args",
@@ -39,6 +43,22 @@ def add_option_argument(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="KEY=VALUE",
         help="set a game option (repeatable), e.g. --option short_game=true",
+    )
+
+
+def add_database_options(parser: argparse.ArgumentParser) -> None:
+    """--db and --data-dir: the server's database, SQLite in the data directory by default."""
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="SQLAlchemy database URL, e.g. postgresql://user@host/db "
+        "(default: SQLite in --data-dir)",
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=Path(os.environ.get("SPIELTISCH_DATA", "data")),
+        help="directory of the default SQLite file (default: ./data or $SPIELTISCH_DATA)",
     )
 
 

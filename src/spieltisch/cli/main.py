@@ -13,6 +13,7 @@ __all__ = ["build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import spieltisch.cli.db as db
     import spieltisch.cli.pickomino_cmds as pickomino_cmds
     import spieltisch.cli.play as play
     import spieltisch.cli.replay as replay
@@ -27,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"spieltisch {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in (play, simulate, replay, pickomino_cmds, riffraff_cmds, serve, tournament):
+    for module in (play, simulate, replay, pickomino_cmds, riffraff_cmds, serve, db, tournament):
         module.add_parser(commands)
     return parser
 

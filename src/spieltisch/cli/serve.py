@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import socket
-from pathlib import Path
 from typing import Any
+
+from spieltisch.cli.common import add_database_options
 
 __all__ = ["add_parser", "run"]
 
@@ -23,18 +23,7 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on")
-    parser.add_argument(
-        "--db",
-        metavar="URL",
-        help="SQLAlchemy database URL, e.g. postgresql://user@host/db "
-        "(default: SQLite in --data-dir)",
-    )
-    parser.add_argument(
-        "--data-dir",
-        type=Path,
-        default=Path(os.environ.get("SPIELTISCH_DATA", "data")),
-        help="directory of the default SQLite file (default: ./data or $SPIELTISCH_DATA)",
-    )
+    add_database_options(parser)
     parser.add_argument(
         "--bot-delay",
         type=float,
@@ -138,6 +127,7 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from spieltisch.server import default_url
     from spieltisch.server.app import MISSING_VENDOR, vendor_ready
+    from spieltisch.server.store import shown_url
 
     refusal = _check_settings(args) or _check_site(args, args.db or default_url(args.data_dir))
     if refusal:
@@ -159,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"cannot listen on {args.host} port {args.port}: {error.strerror}", flush=True)
         return 2
     print(f"spieltisch is serving the game table at {_address(listener)}", flush=True)
-    print(f"tables are stored in {_shown(url)}; press Ctrl-C to stop", flush=True)
+    print(f"tables are stored in {shown_url(url)}; press Ctrl-C to stop", flush=True)
     if args.broker:
         print(f"workers of this site meet at {args.broker} ({args.workers} here)", flush=True)
     if app is None:
@@ -297,12 +287,6 @@ def _supervise(args: argparse.Namespace, url: str, listener: socket.socket) -> i
     from spieltisch.cli.workers import Supervisor
 
     return Supervisor(args.workers, _worker, (args, url, listener)).run()
-
-
-def _shown(url: str) -> str:
-    from sqlalchemy.engine import make_url
-
-    return make_url(url).render_as_string(hide_password=True)
 
 
 def _report_broken(broken: dict[str, str]) -> None:

@@ -18,6 +18,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    Connection,
     Engine,
     Float,
     Integer,
@@ -35,7 +36,9 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+
+from spieltisch.server import migrate
 
 __all__ = [
     "MAX_BOT_SPEC",
@@ -47,16 +50,20 @@ __all__ = [
     "Store",
     "TableRow",
     "default_url",
+    "schema_revisions",
+    "shown_url",
 ]
 
 SCHEMA_VERSION = 2
-"""1: tables, seats, entries, chat. 2: the server's secret dice, seeded, broken and closed
-tables, bot pace, 64-bit seeds, and this version in `meta`."""
+"""The number of the newest migration (`migrations/versions`). 1: tables, seats, entries,
+chat. 2: the server's secret dice, seeded, broken and closed tables, bot pace, 64-bit seeds,
+and this version in `meta` (for the servers from before the migrations)."""
 
 MAX_BOT_SPEC = 128
 """The longest bot spec a seat can store."""
 
 _META = MetaData()
+"""The tables as the queries see them; only the migrations make and change them."""
 
 _SCHEMA = Table(
     "meta",
@@ -170,10 +177,17 @@ class EntryRow:
     args: dict[str, Any]
 
 
-def default_url(data_dir: Path) -> str:
-    """The SQLite file in `data_dir` (created when missing)."""
-    data_dir.mkdir(parents=True, exist_ok=True)
+def default_url(data_dir: Path, create: bool = True) -> str:
+    """The SQLite file in `data_dir` (the directory is made when missing, if `create`)."""
+    if create:
+        data_dir.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{(data_dir / 'spieltisch.sqlite3').resolve()}"
+
+
+def shown_url(url: str) -> str:
+    """The database as messages name it: an SQLite file's path, else the URL without its
+    password."""
+    return _shown(make_url(url))
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
@@ -187,62 +201,49 @@ class Store:
     """Every write is committed before the call returns. Opening checks the database: a file
     that is empty or not a database, tables of another program, a schema newer than this
     version or a database that cannot be written are refused with a `StorageError`; an
-    older schema is brought up to date."""
+    older schema is brought up to date by the migrations (`migrate`), all in one transaction
+    that other servers starting at the same time wait for.
+
+    `found_revision` is the schema the database had when it was opened (None: it was empty)."""
 
     def __init__(self, url: str) -> None:
-        parsed: URL = make_url(url)
+        parsed = _parse(url)
         if parsed.get_backend_name() == "sqlite":
             _check_sqlite_file(parsed.database)
         # a pooled connection is checked before use: one broken by a database restart is
         # replaced instead of failing the next move
-        self.engine: Engine = create_engine(
-            parsed, pool_pre_ping=True, connect_args=_connect_args(parsed)
-        )
+        self.engine: Engine = _engine(parsed, pool_pre_ping=True)
         if parsed.get_backend_name() == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
-            self._open()
+            self.found_revision = self._open()
         except SQLAlchemyError as error:
             self.engine.dispose()
-            why = _why(error)
-            raise StorageError(f"The database {_shown(parsed)} cannot be used: {why}") from None
+            raise _cannot_use(parsed, error) from None
         except StorageError:
             self.engine.dispose()
             raise
 
-    def _open(self) -> None:
-        found = set(inspect(self.engine).get_table_names())
-        if not found:
-            _META.create_all(self.engine)
-        else:
-            self._upgrade(found)
-        with self.engine.begin() as db:  # proves the database can be written
-            db.execute(_SCHEMA.delete().where(_SCHEMA.c.key == "version"))
-            db.execute(insert(_SCHEMA).values(key="version", value=str(SCHEMA_VERSION)))
+    def _open(self) -> str | None:
+        with self.engine.begin() as db:
+            _hold_off_other_upgrades(db)
+            found = _found_revision(db)
+            if found is not None:
+                _refuse_unknown(found)
+                if not migrate.stamped(db):  # written before the migrations existed
+                    migrate.stamp(db, found)
+            migrate.upgrade(db)
+            _prove_writable(db)
+        return found
 
-    def _upgrade(self, found: set[str]) -> None:
-        ours = {t.name for t in _META.sorted_tables} - {"meta"}
-        if not ours <= found:
-            strange = ", ".join(sorted(found - ours - {"meta"})) or ", ".join(sorted(found))
-            raise StorageError(
-                f"The database holds tables that are not spieltisch's ({strange}); "
-                "give spieltisch a database of its own."
-            )
-        version = self.schema_version() if "meta" in found else 1
-        if version > SCHEMA_VERSION:
-            raise StorageError(
-                f"The database was written by a newer spieltisch (schema {version}; this one "
-                f"knows up to {SCHEMA_VERSION}); run the newer version or use another database."
-            )
-        if version < 2:
-            _META.create_all(self.engine)  # the meta table
-            with self.engine.begin() as db:
-                _to_schema_2(db, self.engine.dialect.name)
+    def revision(self) -> str:
+        """The schema revision the database is at (after opening: the newest)."""
+        with self.engine.connect() as db:
+            (current,) = migrate.stamped(db)
+        return current
 
     def schema_version(self) -> int:
-        with self.engine.connect() as db:
-            value = db.execute(select(_SCHEMA.c.value).where(_SCHEMA.c.key == "version")).scalar()
-        return int(value) if value is not None else 1
+        return int(self.revision())
 
     def site_key(self) -> str:
         """This database's name, made at first use: the workers that share the database
@@ -409,18 +410,45 @@ CONNECT_TIMEOUT = 5
 """Seconds a server database may take to answer a new connection (the event loop waits)."""
 
 
+def _parse(url: str) -> URL:
+    try:
+        return make_url(url)
+    except ArgumentError:
+        raise StorageError(
+            f"{url!r} is not a database URL; give one such as sqlite:///tables.sqlite3 or "
+            "postgresql://user@host/database."
+        ) from None
+
+
+def _engine(url: URL, **options: Any) -> Engine:
+    """The engine of `url` (nothing is connected yet); an unknown database or a driver that
+    is not installed is a `StorageError`."""
+    try:
+        return create_engine(url, connect_args=_connect_args(url), **options)
+    except ImportError as error:
+        why = f"its driver is not installed ({error})"
+    except SQLAlchemyError as error:
+        why = _why(error)
+    raise StorageError(f"The database {_shown(url)} cannot be used: {why}")
+
+
 def _connect_args(url: URL) -> dict[str, Any]:
     if url.get_backend_name() == "postgresql" and "connect_timeout" not in url.query:
         return {"connect_timeout": CONNECT_TIMEOUT}
     return {}
 
 
+def _sqlite_path(database: str | None) -> Path | None:
+    """The file of an SQLite database; None for one in memory or named by a `file:` URI."""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database)
+
+
 def _check_sqlite_file(database: str | None) -> None:
     """Refuse an SQLite file that is empty or is no SQLite database at all."""
-    if not database or database == ":memory:" or database.startswith("file:"):
-        return
-    path = Path(database)
-    if not path.exists():
+    path = _sqlite_path(database)
+    if path is None or not path.exists():
         return
     if path.is_dir():
         raise StorageError(f"{path} is a directory, not a database file.")
@@ -435,14 +463,93 @@ def _check_sqlite_file(database: str | None) -> None:
         raise StorageError(f"{path} is not an SQLite database; give spieltisch another file.")
 
 
-def _to_schema_2(db: Any, dialect: str) -> None:
-    """Schema 1 to 2: the table's secret dice, whether its seed is public, why it is broken,
-    when it was closed, its bot pace, and a 64-bit seed (PostgreSQL's INTEGER has 32)."""
-    added = ("secret VARCHAR(64)", "seeded BOOLEAN NOT NULL DEFAULT FALSE", "broken TEXT")
-    for column in (*added, "closed FLOAT", "pace VARCHAR(16)"):
-        db.execute(text(f"ALTER TABLE tables ADD COLUMN {column}"))
+def schema_revisions(url: str) -> tuple[str | None, str]:
+    """The revision the database at `url` is at (None: empty or not there yet) and the newest
+    this spieltisch knows, found without changing anything."""
+    parsed = _parse(url)
+    if parsed.get_backend_name() == "sqlite":
+        _check_sqlite_file(parsed.database)
+        path = _sqlite_path(parsed.database)
+        if path is not None and not path.exists():
+            return None, migrate.head()
+    engine = _engine(parsed)
+    try:
+        with engine.connect() as db:
+            return _found_revision(db), migrate.head()
+    except SQLAlchemyError as error:
+        raise _cannot_use(parsed, error) from None
+    finally:
+        engine.dispose()
+
+
+_UPGRADE_LOCK = 0x7370_6965_6C74_6973  # "spieltis": the advisory lock of schema upgrades
+
+
+def _hold_off_other_upgrades(db: Connection) -> None:
+    """Make other servers opening the database wait until this transaction ends, so only one
+    of them upgrades it: PostgreSQL's advisory lock, or SQLite's write lock taken at once."""
+    dialect = db.dialect.name
     if dialect == "postgresql":
-        db.execute(text("ALTER TABLE tables ALTER COLUMN seed TYPE BIGINT"))
+        db.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _UPGRADE_LOCK})
+    elif dialect == "sqlite":
+        # the sqlite3 module would not begin a transaction before DDL; this one holds it all
+        db.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _found_revision(db: Connection) -> str | None:
+    """The revision the database is at: Alembic's stamp, or for a database written before
+    the migrations the revision named by `meta`'s version (no `meta`: schema 1). None for an
+    empty database; another program's tables are refused."""
+    found = set(inspect(db).get_table_names())
+    if not found:
+        return None
+    _refuse_foreign(found)
+    stamped = migrate.stamped(db) if "alembic_version" in found else ()
+    if len(stamped) > 1:
+        raise _newer(" and ".join(stamped))
+    if stamped:
+        return stamped[0]
+    if "meta" not in found:
+        return "0001"
+    with_version = select(_SCHEMA.c.value).where(_SCHEMA.c.key == "version")
+    version = db.execute(with_version).scalar()
+    return "0001" if version is None else _revision_of_version(version)
+
+
+def _revision_of_version(version: str) -> str:
+    """`meta`'s version 2 is revision 0002; anything else is taken as it is."""
+    return f"{int(version):04d}" if version.isdigit() else version
+
+
+def _refuse_foreign(found: set[str]) -> None:
+    ours = {"tables", "seats", "entries", "chat"}
+    if not ours <= found:
+        strange = sorted(found - ours - {"meta", "alembic_version"}) or sorted(found)
+        raise StorageError(
+            f"The database holds tables that are not spieltisch's ({', '.join(strange)}); "
+            "give spieltisch a database of its own."
+        )
+
+
+def _refuse_unknown(revision: str) -> None:
+    if not migrate.known(revision):
+        raise _newer(revision)
+
+
+def _newer(revision: str) -> StorageError:
+    return StorageError(
+        f"The database was written by a newer spieltisch (schema {revision}; this one knows "
+        f"up to {migrate.head()}); run the newer version or use another database."
+    )
+
+
+def _prove_writable(db: Connection) -> None:
+    """A write that changes nothing: a database this server cannot write fails here, at start."""
+    db.execute(text("UPDATE alembic_version SET version_num = version_num"))
+
+
+def _cannot_use(url: URL, error: SQLAlchemyError) -> StorageError:
+    return StorageError(f"The database {_shown(url)} cannot be used: {_why(error)}")
 
 
 def _shown(url: URL) -> str:
