@@ -96,6 +96,11 @@ def first_action(lobby: Lobby, table_id: str) -> str:
     return str(table.game.format_action(table.game.legal_actions(table.state)[0]))
 
 
+def started(worker: Worker, table_id: str) -> bool:
+    table = worker.lobby.tables.get(table_id)
+    return table is not None and table.started
+
+
 def versions(messages: list[dict[str, Any]]) -> list[int]:
     return [m["version"] for m in messages if m["type"] == "state"]
 
@@ -126,7 +131,7 @@ def test_of_two_workers_storing_the_same_version_one_is_refused(tmp_path: Path) 
             table = a.lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=4)
             await a.lobby.join(table.id, 0, "Ada")
             await a.lobby.join(table.id, 1, "Bea")
-            await until(lambda: b.lobby.tables.get(table.id, table).started, "B is up to date")
+            await until(lambda: started(b, table.id), "B is up to date")
             ta, tb = a.lobby.tables[table.id], b.lobby.tables[table.id]
             assert ta.version == tb.version
             move = first_action(a.lobby, table.id)
@@ -214,7 +219,7 @@ def test_while_the_broker_is_away_changes_are_found_in_the_database(tmp_path: Pa
             table = a.lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=7)
             await a.lobby.join(table.id, 0, "Ada")
             await a.lobby.join(table.id, 1, "Bea")
-            await until(lambda: b.lobby.tables.get(table.id, table).started, "B is up to date")
+            await until(lambda: started(b, table.id), "B is up to date")
             watched = b.watch(table.id)
             proxy.cut()
             await until(lambda: not b.site.connected, "B notices the broker is gone")

@@ -429,23 +429,27 @@ class Lobby:
             raise TableError("spectator", "Only players at the table can chat; take a free seat.")
         line = table.talk(seat, clean_chat(text), self.clock.now())
         try:
-            line = self._store_chat(table, line)
+            lines = self._store_chat(table, line)
         except SQLAlchemyError as error:
             log.error("table %s: a chat line could not be stored (%s)", table.id, _reason(error))
             raise _storage_down() from None
-        self._send_chat(table, line)
-        self.site.publish({"k": "chat", "t": table.id, "line": chat_json(line)})
+        for shown in lines:
+            self._send_chat(table, shown)
+        self.site.publish({"k": "chat", "t": table.id, "line": chat_json(lines[-1])})
 
-    def _store_chat(self, table: LiveTable, line: ChatRow) -> ChatRow:
-        """Store `line`; if another worker's line took its number, it comes after that."""
-        for _ in range(3):
+    def _store_chat(self, table: LiveTable, line: ChatRow) -> list[ChatRow]:
+        """Store `line`; if another worker's line took its number, it comes after that one
+        (returned first, so this worker's connections see it too)."""
+        lines = [line]
+        for _ in range(RACES):
             try:
-                self.store.add_chat(table.id, line)
-                return line
+                self.store.add_chat(table.id, lines[-1])
+                return lines
             except IntegrityError:
-                line = table.renumber_chat(self.store.chat(table.id, CHAT_TAIL), line)
-        self.store.add_chat(table.id, line)
-        return line
+                stored = self.store.chat(table.id, CHAT_TAIL)
+                lines = [*lines[:-1], *table.renumber_chat(stored, lines[-1])]
+        self.store.add_chat(table.id, lines[-1])
+        return lines
 
     def _send_chat(self, table: LiveTable, line: ChatRow) -> None:
         message = json.dumps({"type": "chat", "version": table.version, "line": chat_json(line)})

@@ -270,26 +270,30 @@ class RedisSite(Site):
     async def _listen(self) -> None:
         """Read the news; while Redis cannot be reached, sweep the database instead."""
         assert self._member is not None
-        delay = 0.25
-        while True:
-            _stop_if_cancelled()
-            sweeper = asyncio.get_running_loop().create_task(self._sweep_while_away())
-            try:
-                async with self.redis.pubsub(ignore_subscribe_messages=True) as pubsub:
-                    await pubsub.subscribe(self.channel)
-                    sweeper.cancel()
-                    self.connected, delay = True, 0.25
-                    await self._member.sweep()  # what was missed while subscribing
-                    await self._read(pubsub)
-            except Exception as error:
+        delay, sweeper = 0.25, None
+        try:
+            while True:
                 _stop_if_cancelled()
-                if self.connected:
-                    log.warning("worker %s lost the broker (%s); reconnecting", self.worker, error)
-            finally:
-                self.connected = False
+                if sweeper is None:
+                    sweeper = asyncio.get_running_loop().create_task(self._sweep_while_away())
+                try:
+                    async with self.redis.pubsub(ignore_subscribe_messages=True) as pubsub:
+                        await pubsub.subscribe(self.channel)
+                        sweeper.cancel()
+                        sweeper, self.connected, delay = None, True, 0.25
+                        await self._member.sweep()  # what was missed while away
+                        await self._read(pubsub)
+                except Exception as error:
+                    _stop_if_cancelled()
+                    if self.connected:
+                        log.warning("worker %s lost the broker (%s)", self.worker, error)
+                finally:
+                    self.connected = False
+                await asyncio.sleep(delay)
+                delay = min(2 * delay, RECONNECT_MOST)
+        finally:
+            if sweeper is not None:
                 sweeper.cancel()
-            await asyncio.sleep(delay)
-            delay = min(2 * delay, RECONNECT_MOST)
 
     async def _read(self, pubsub: Any) -> None:
         assert self._member is not None

@@ -349,13 +349,15 @@ class LiveTable:
         self.chat = [*self.chat[-(CHAT_TAIL - 1) :], line]
         return line
 
-    def renumber_chat(self, stored: list[ChatRow], line: ChatRow) -> ChatRow:
-        """`line` after the `stored` lines (another worker's came first): the chat in memory
-        becomes those lines and it."""
+    def renumber_chat(self, stored: list[ChatRow], line: ChatRow) -> list[ChatRow]:
+        """Put `line` after the latest `stored` lines (another worker's line took its
+        number): the chat in memory becomes those lines and it. Returns the stored lines
+        this table had not had, then the renumbered line."""
+        missed = [old for old in stored if old.n >= line.n]
         line = replace(line, n=stored[-1].n + 1 if stored else 0)
         self.chat = [*stored[-(CHAT_TAIL - 1) :], line]
         self.chat_count = line.n + 1
-        return line
+        return [*missed, line]
 
     def heard_chat(self, line: ChatRow) -> bool:
         """Take in another worker's chat line; False when this table has it already."""
