@@ -736,11 +736,9 @@ class Lobby:
             while True:
                 try:
                     return await work(table_id, *args)
-                except TableError as error:
-                    if error.code != "stale_version":
-                        raise
-                    continue  # another worker came first: the table was read anew
-                except Exception:
+                except Exception as error:
+                    if isinstance(error, TableError) and error.code == "stale_version":
+                        continue  # another worker came first: the table was read anew
                     log.exception("table %s: %s failed; again in %g s", table_id, what, delay)
                 await self.clock.sleep(delay)
                 delay = min(2 * delay, self.retry_most)
