@@ -10,8 +10,15 @@ Hostile company for those tables: --riffraff-careful N adds N Riff Raff tables o
 `careful` bots (bot turns and physics, played nonstop), --slow-readers N adds N spectators
 at the measured tables that never read their socket.
 
+Several workers of one site: --workers N serves with N worker processes (and --broker, Redis
+at 127.0.0.1:6379 unless given), --db URL on another database (a PostgreSQL URL gets a fresh
+schema of its own, dropped afterwards). The two seats of a table may then sit on different
+workers, so every move also crosses the broker.
+
 Run from the project root after set-up:
     .venv/bin/python benchmarks/web_load.py --tables 200 --actions 40
+    .venv/bin/python benchmarks/web_load.py --tables 1000 --think 2 --workers 2 \
+        --db postgresql+psycopg://root@127.0.0.1/test
 Only loopback addresses are used; the run stops after --actions moves per table or
 --seconds, whichever comes first.
 """
@@ -30,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,7 +46,8 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 HOST = "127.0.0.1"
-MAX_TABLES = 500
+MAX_TABLES = 1000
+OPENING = 20  # tables opened at once before the run
 MAX_SECONDS = 300.0
 
 
@@ -46,6 +55,7 @@ MAX_SECONDS = 300.0
 class Totals:
     latencies: list[float] = field(default_factory=list)
     errors: int = 0
+    error_codes: dict[str, int] = field(default_factory=dict)
     finished_tables: int = 0
 
 
@@ -55,12 +65,15 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_server(data_dir: Path, port: int, bot_delay: float = 0.0) -> subprocess.Popen[bytes]:
+def start_server(
+    data_dir: Path, port: int, bot_delay: float = 0.0, site: Sequence[str] = ()
+) -> subprocess.Popen[bytes]:
+    """`spieltisch serve` on `port`; `site` adds settings such as --db, --workers, --broker."""
     command = [sys.executable, "-m", "spieltisch", "serve", "--host", HOST, "--port", str(port)]
     command += ["--data-dir", str(data_dir), "--bot-delay", str(bot_delay)]
-    command += ["--tables-per-minute", "0"]  # every table comes from this one address
+    command += ["--tables-per-minute", "0", *site]  # every table comes from this one address
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"http://{HOST}:{port}/api/games", timeout=2).status_code == 200:
@@ -68,7 +81,29 @@ def start_server(data_dir: Path, port: int, bot_delay: float = 0.0) -> subproces
         except httpx.HTTPError:
             time.sleep(0.1)
     process.kill()
-    raise SystemExit("the server did not start within 30 s")
+    raise SystemExit("the server did not start within 90 s")
+
+
+@contextlib.contextmanager
+def fresh_database(url: str | None) -> Iterator[str | None]:
+    """`url` itself, or for PostgreSQL a fresh schema in it that is dropped afterwards."""
+    if url is None or not url.startswith("postgresql"):
+        yield url
+        return
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    schema = f"bench_{random.randrange(16**8):08x}"
+    engine = create_engine(url)
+    with engine.begin() as db:
+        db.execute(text(f"CREATE SCHEMA {schema}"))
+    try:
+        found = make_url(url).update_query_dict({"options": f"-csearch_path={schema}"})
+        yield found.render_as_string(hide_password=False)
+    finally:
+        with engine.begin() as db:
+            db.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        engine.dispose()
 
 
 async def open_table(client: httpx.AsyncClient, game: str) -> tuple[str, list[str]]:
@@ -105,6 +140,8 @@ async def _play_seat(
         message: dict[str, Any] = json.loads(await ws.recv())
         if message["type"] == "error":
             totals.errors += 1
+            code = str(message.get("code"))
+            totals.error_codes[code] = totals.error_codes.get(code, 0) + 1
             pending = None
             await ws.send(json.dumps({"type": "sync"}))
             continue
@@ -143,7 +180,10 @@ async def run(args: argparse.Namespace, base: str) -> tuple[Totals, float]:
     totals = Totals()
     limits = httpx.Limits(max_connections=20)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
-        tables = [await open_table(client, args.game) for _ in range(args.tables)]
+        tables = []
+        while len(tables) < args.tables:
+            batch = min(OPENING, args.tables - len(tables))
+            tables += await asyncio.gather(*(open_table(client, args.game) for _ in range(batch)))
         careful = {"game": "riffraff", "seats": [{"bot": "careful"}, {"bot": "careful"}]}
         for _ in range(args.riffraff_careful):
             (await client.post("/api/tables", json=careful)).raise_for_status()
@@ -192,6 +232,11 @@ def main() -> int:
     parser.add_argument(
         "--port", type=int, help="load a server already running on this loopback port instead"
     )
+    parser.add_argument("--workers", type=int, default=1, help="worker processes of the server")
+    parser.add_argument("--db", metavar="URL", help="the server's database (default: SQLite)")
+    parser.add_argument(
+        "--broker", default="redis://127.0.0.1:6379/0", help="Redis, with --workers above 1"
+    )
     args = parser.parse_args()
     args.tables = max(1, min(args.tables, MAX_TABLES))
     args.seconds = max(1.0, min(args.seconds, MAX_SECONDS))
@@ -202,16 +247,21 @@ def main() -> int:
         totals, seconds = asyncio.run(run(args, f"http://{HOST}:{args.port}"))
     else:
         port = free_port()
-        with tempfile.TemporaryDirectory() as data_dir:
-            server = start_server(Path(data_dir), port)
+        with tempfile.TemporaryDirectory() as data_dir, fresh_database(args.db) as url:
+            site = ["--db", url] if url else []
+            if args.workers > 1:
+                site += ["--workers", str(args.workers), "--broker", args.broker]
+            server = start_server(Path(data_dir), port, site=site)
             try:
                 totals, seconds = asyncio.run(run(args, f"http://{HOST}:{port}"))
             finally:
                 server.terminate()
-                server.wait(timeout=10)
+                server.wait(timeout=60)
     count = len(totals.latencies)
     figures = {
         "tables": args.tables,
+        "workers": args.workers,
+        "database": (args.db or "sqlite").split(":")[0].split("+")[0],
         "riffraff_careful": args.riffraff_careful,
         "slow_readers": args.slow_readers,
         "think": args.think,
@@ -222,14 +272,17 @@ def main() -> int:
         "p99_ms": round(1000 * percentile(totals.latencies, 0.99), 2) if count else None,
         "max_ms": round(1000 * max(totals.latencies), 2) if count else None,
         "errors": totals.errors,
+        "error_codes": totals.error_codes,
     }
     if args.json:
         print(json.dumps(figures))
     else:
         print(
-            f"{figures['tables']} tables, {count} actions in {figures['seconds']} s: "
+            f"{figures['tables']} tables on {figures['workers']} worker(s), "
+            f"{figures['database']}: {count} actions in {figures['seconds']} s: "
             f"{figures['actions_per_second']} actions/s; round trip p50 {figures['p50_ms']} ms, "
-            f"p99 {figures['p99_ms']} ms, max {figures['max_ms']} ms; {totals.errors} errors"
+            f"p99 {figures['p99_ms']} ms, max {figures['max_ms']} ms; {totals.errors} errors "
+            f"{totals.error_codes or ''}"
         )
     return 0
 

@@ -235,3 +235,19 @@ def test_while_the_broker_is_away_changes_are_found_in_the_database(tmp_path: Pa
             await until(lambda: again in versions(watched), "news flows again")
 
     asyncio.run(main())
+
+
+def test_a_seat_or_table_made_through_one_worker_is_known_on_the_other_at_once(
+    tmp_path: Path,
+) -> None:
+    async def main() -> None:
+        async with site(tmp_path) as (a, b):
+            table = a.lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=8)
+            assert b.lobby.get(table.id).id == table.id  # before any news: from the database
+            seat, token = await a.lobby.join(table.id, None, "Ada")
+            found, held = await b.lobby.seat_with(table.id, token)  # the news may be late
+            assert held == seat and found.seats[seat].name == "Ada"
+            bea, _ = await b.lobby.join(table.id, None, "Bea")
+            assert bea != seat
+
+    asyncio.run(main())

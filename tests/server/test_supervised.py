@@ -110,6 +110,11 @@ class DownStore(FlakyStore):
             raise OSError("the database is unreachable")
         return super().entries(table_id)
 
+    def snapshot(self, table_id: str, since: int = 0) -> Any:
+        if self.failing:
+            raise OSError("the database is unreachable")
+        return super().snapshot(table_id, since)
+
 
 def gapless(store: Store, table_id: str) -> bool:
     return [e.seq for e in store.entries(table_id)] == list(range(len(store.entries(table_id))))

@@ -346,11 +346,10 @@ async def serve_socket(
 ) -> None:
     await websocket.accept()
     try:
-        table = lobby.get(table_id)
+        table, seat = await lobby.seat_with(table_id, token)
     except TableError as error:
         await _refuse_socket(websocket, error)
         return
-    seat = table.seat_of(token)
     connection = Connection(table_id, seat, websocket.send_text, close=_closer(websocket))
     lobby.connect(connection)
     try:

@@ -303,6 +303,9 @@ class Lobby:
 
     def get(self, table_id: str) -> LiveTable:
         table = self.tables.get(table_id)
+        if table is None and self.site.shared:  # made through another worker just now?
+            self._add_stored(table_id)
+            table = self.tables.get(table_id)
         if table is None and table_id in self.stored_away:
             return self._fetch_finished(table_id)
         if table is None and table_id in self.unavailable:
@@ -363,8 +366,9 @@ class Lobby:
 
     async def leave(self, table_id: str, token: str, bot: str | None) -> None:
         for attempt in range(RACES):
-            table = self.get(table_id)
-            seat = self.seat_for(table, token)
+            table, seat = await self.seat_with(table_id, token)
+            if seat is None:
+                raise TableError("bad_token", _BAD_TOKEN)
             if is_tutorial(table) and table.started:
                 self._end_tutorial(table, seat)
             else:
@@ -395,13 +399,16 @@ class Lobby:
         if timers is not None and timers.bot is not None:
             timers.bot.cancel()
 
-    def seat_for(self, table: LiveTable, token: str | None) -> int:
+    async def seat_with(self, table_id: str, token: str | None) -> tuple[LiveTable, int | None]:
+        """The table and the seat that `token` holds there (None: no seat). A seat taken
+        through another worker a moment ago is looked for in the database too."""
+        table = self.get(table_id)
         seat = table.seat_of(token)
-        if seat is None:
-            raise TableError(
-                "bad_token", "This seat token is not valid at this table; join a seat to play."
-            )
-        return seat
+        if token and seat is None and self.site.shared:
+            await self.refresh(table_id)
+            table = self.get(table_id)
+            seat = table.seat_of(token)
+        return table, seat
 
     # --- play ---------------------------------------------------------------------------------
     async def act(self, table_id: str, seat: int | None, text: str, version: Any) -> None:
@@ -949,8 +956,7 @@ class Lobby:
         try:
             if rows is not None and table.catch_up(rows):
                 return
-            entries = self.store.entries(table.id, since=table.version)
-            seats = self.store.seats(table.id) if any(e.key for e in entries) else []
+            seats, entries = self.store.snapshot(table.id, since=table.version)
             changed = {s.seat: s for s in seats}
             if table.catch_up([(e, changed.get(e.args.get("seat", -1))) for e in entries]):
                 return
@@ -1036,6 +1042,9 @@ def _row_json(row: tuple[EntryRow, SeatRow | None]) -> list[Any]:
 def _row_from_json(data: list[Any]) -> tuple[EntryRow, SeatRow | None]:
     seq, actor, action, key, args, seat = data
     return EntryRow(seq, actor, action, key, args), None if seat is None else SeatRow(*seat)
+
+
+_BAD_TOKEN = "This seat token is not valid at this table; join a seat to play."
 
 
 def _storage_down() -> TableError:

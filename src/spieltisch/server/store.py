@@ -364,20 +364,22 @@ class Store:
 
     def seats(self, table_id: str) -> list[SeatRow]:
         with self.engine.connect() as db:
-            rows = db.execute(
-                select(_SEATS).where(_SEATS.c.table_id == table_id).order_by(_SEATS.c.seat)
-            ).all()
-        return [SeatRow(r.seat, r.bot, r.name, r.token_hash, bool(r.replaced)) for r in rows]
+            return _seats(db, table_id)
 
     def entries(self, table_id: str, since: int = 0) -> list[EntryRow]:
         """The table's entries from version `since` on, in order."""
-        mine = (_ENTRIES.c.table_id == table_id) & (_ENTRIES.c.seq >= since)
         with self.engine.connect() as db:
-            rows = db.execute(select(_ENTRIES).where(mine).order_by(_ENTRIES.c.seq)).all()
-        return [
-            EntryRow(r.seq, r.actor, r.action, r.key, json.loads(r.args) if r.args else {})
-            for r in rows
-        ]
+            return _entries(db, table_id, since)
+
+    def snapshot(self, table_id: str, since: int = 0) -> tuple[list[SeatRow], list[EntryRow]]:
+        """The table's seats and its entries from version `since` on, as they were at one
+        moment: another worker may store a join between two reads, and the seats must
+        not miss a join that the entries have."""
+        with self.engine.connect() as db:
+            if db.dialect.name == "postgresql":
+                db = db.execution_options(isolation_level="REPEATABLE READ")
+            with db.begin():
+                return _seats(db, table_id), _entries(db, table_id, since)
 
     def progress(self, table_ids: list[str]) -> dict[str, tuple[int, int, bool]]:
         """Of each of the tables: its version, how many chat lines it has, and whether it
@@ -397,6 +399,21 @@ class Store:
         with self.engine.connect() as db:
             query = select(_TABLES).where(kept & (_TABLES.c.created >= created))
             return [_table_row(r) for r in db.execute(query.order_by(_TABLES.c.created))]
+
+
+def _seats(db: Connection, table_id: str) -> list[SeatRow]:
+    query = select(_SEATS).where(_SEATS.c.table_id == table_id).order_by(_SEATS.c.seat)
+    rows = db.execute(query).all()
+    return [SeatRow(r.seat, r.bot, r.name, r.token_hash, bool(r.replaced)) for r in rows]
+
+
+def _entries(db: Connection, table_id: str, since: int) -> list[EntryRow]:
+    mine = (_ENTRIES.c.table_id == table_id) & (_ENTRIES.c.seq >= since)
+    rows = db.execute(select(_ENTRIES).where(mine).order_by(_ENTRIES.c.seq)).all()
+    return [
+        EntryRow(r.seq, r.actor, r.action, r.key, json.loads(r.args) if r.args else {})
+        for r in rows
+    ]
 
 
 def _counts(db: Any, number: Any, table_ids: list[str]) -> dict[str, int]:

@@ -135,8 +135,9 @@ class LiveTable:
     @classmethod
     def load(cls, store: Store, row: TableRow, timing: CatchTiming | None = None) -> LiveTable:
         """Rebuild from the store by replaying every stored action."""
-        table = cls.create(row, store.seats(row.id), timing)
-        for entry in store.entries(row.id):
+        seats, entries = store.snapshot(row.id)
+        table = cls.create(row, seats, timing)
+        for entry in entries:
             if entry.action is not None:
                 table._replay_action(entry.seq, entry.action)
             table.entries.append(entry)
