@@ -201,6 +201,7 @@ class Lobby:
 
     def resume(self) -> None:
         """Start the bots and clocks of every table (needs the running event loop)."""
+        self.work.warm()
         for table in self.tables.values():
             self._schedule(table)
 

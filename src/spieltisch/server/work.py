@@ -114,5 +114,15 @@ class Work:
             raise TooSlow(f"no result within {self.patience:g} s")
         return done.result()
 
+    def warm(self) -> None:
+        """Start a worker process and its imports now, not at the first bot's move (a
+        worker that takes over tables from a dead one moves their bots at once)."""
+        if self.renew:
+            self.executor.submit(_ready)
+
     def close(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _ready() -> None:
+    import spieltisch.server.table  # noqa: F401  (what a bot decision or a settle needs)
