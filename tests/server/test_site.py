@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import IntegrityError
 
 from spieltisch.server.connection import Connection
 from spieltisch.server.lobby import Lobby, SeatSpec
 from spieltisch.server.site import LEASE, ROUND, RedisSite
-from spieltisch.server.store import Store
+from spieltisch.server.store import EntryRow, SeatRow, Store, TableRow
 from spieltisch.server.table import TableError
 from tests.server.database import db_url
 from tests.server.helpers import threads
@@ -251,3 +252,19 @@ def test_a_seat_or_table_made_through_one_worker_is_known_on_the_other_at_once(
             assert bea != seat
 
     asyncio.run(main())
+
+
+def test_the_database_refuses_a_version_stored_twice_and_keeps_the_first(tmp_path: Path) -> None:
+    store = Store(db_url(tmp_path, "twice"))
+    try:
+        row = TableRow("t1", "pickomino", {}, 1, None, 0.0)
+        store.add_table(row, [SeatRow(0, None, None, None), SeatRow(1, None, None, None)], [])
+        first = EntryRow(0, None, None, "joined", {"seat": 0, "name": "Ada"})
+        store.add_entries([("t1", first, SeatRow(0, None, "Ada", "h1"))])
+        second = EntryRow(0, None, None, "joined", {"seat": 0, "name": "Bea"})
+        with pytest.raises(IntegrityError):
+            store.add_entries([("t1", second, SeatRow(0, None, "Bea", "h2"))])
+        assert store.entries("t1") == [first]
+        assert store.seats("t1")[0].name == "Ada"  # the loser's seat change is undone too
+    finally:
+        store.close()
