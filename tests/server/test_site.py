@@ -268,3 +268,28 @@ def test_the_database_refuses_a_version_stored_twice_and_keeps_the_first(tmp_pat
         assert store.seats("t1")[0].name == "Ada"  # the loser's seat change is undone too
     finally:
         store.close()
+
+
+def test_a_turn_clock_taken_over_keeps_its_deadline(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with site(tmp_path) as (a, b):
+            table = a.lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], clock=600, seed=9)
+            await until(lambda: a.site.owns(table.id), "A owns the table it made")
+            await a.lobby.join(table.id, 0, "Ada")
+            await a.lobby.join(table.id, 1, "Bea")
+            deadline = a.lobby.timers[table.id].deadline
+            assert deadline is not None
+            await until(lambda: started(b, table.id), "B is up to date")
+            await until(
+                lambda: (
+                    b.lobby.timers.get(table.id) is not None
+                    and b.lobby.timers[table.id].deadline == deadline
+                ),
+                "B knows A's clock",
+            )
+            await a.die()
+            await until(lambda: b.site.owns(table.id), "B takes the table over")
+            await until(lambda: b.lobby.timers[table.id].clock is not None, "B runs the clock")
+            assert b.lobby.timers[table.id].deadline == deadline  # not a fresh 600 s
+
+    asyncio.run(main())

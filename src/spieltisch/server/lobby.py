@@ -757,12 +757,15 @@ class Lobby:
         seat = table.mover()
         human = seat is not None and table.seats[seat].bot is None
         if not human or table.row.clock is None:
+            if timers.deadline is not None:  # the other workers forget it too
+                self.site.publish({"k": "clock", "t": table.id, "v": table.version, "d": None})
             self._stop_clock(timers)
             return
         if timers.clock is not None and not timers.clock.done() and timers.clocked_seat == seat:
             return  # the same person's turn goes on: the clock keeps running
+        taken_over = timers.deadline if timers.clocked_seat == seat else None  # see `_heard_clock`
         self._stop_clock(timers)
-        timers.deadline = self.clock.now() + table.row.clock
+        timers.deadline = taken_over or self.clock.now() + table.row.clock
         timers.clocked_seat = seat
         timers.clock = self._supervised("turn clock", table.id, self._clock, timers.deadline, seat)
         self.site.publish({"k": "clock", "t": table.id, "v": table.version, "d": timers.deadline})
@@ -971,7 +974,9 @@ class Lobby:
         table = self.tables.get(table_id)
         if table is None or self.site.owns(table_id):
             return
-        self.timers.setdefault(table_id, _Timers()).deadline = deadline
+        timers = self.timers.setdefault(table_id, _Timers())
+        timers.deadline = deadline  # the owner's clock: kept if this worker takes over
+        timers.clocked_seat = table.mover() if table.version == version else None
         if table.version == version:
             await self.push(table)
 
