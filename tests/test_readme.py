@@ -3,8 +3,10 @@
 The commands are read from the README's `sh` blocks and run as shown in a temporary folder,
 with these changes only: long runs play fewer games (`--games` at most `FEWER_GAMES`),
 `train-winner` writes its model to the temporary folder (not over the shipped one), `serve`
-gets a free port and a temporary database and is stopped once it answers, and `play` reads
-no input (the game is left unfinished). Files a command reads (`game.json`) are made first.
+gets a free port and a temporary database and is stopped once it answers (a site's `serve`,
+with `--broker`, gets the test run's PostgreSQL and Redis and at most `MOST_WORKERS`
+workers), and `play` reads no input (the game is left unfinished). Files a command reads
+(`game.json`) are made first.
 """
 
 from __future__ import annotations
@@ -25,11 +27,13 @@ from spieltisch.core import CHANCE, make_game
 from spieltisch.core.record import GameRecord, save_record
 from tests.cli.test_replay import finished_record
 from tests.server.live import free_port
+from tests.server.sites import need_redis, shared_db
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 FEWER_GAMES = {"riffraff": 1, "tournament": 2, "train-winner": 30}
 """The most games each kind of long run plays here (others: 4)."""
 RUN_TIMEOUT = 600
+MOST_WORKERS = 2
 
 
 def readme_commands() -> list[str]:
@@ -53,8 +57,14 @@ def as_run_here(command: str, folder: Path) -> tuple[list[str], dict[str, str]]:
         words[at] = str(min(int(words[at]), FEWER_GAMES.get(kind, 4)))
     if "train-winner" in words:
         words += ["--out", str(folder / "model.npz")]
-    if "--db" in words:
+    if "--broker" in words:
+        words[words.index("--broker") + 1] = need_redis()
+        words[words.index("--db") + 1] = shared_db(folder)
+    elif "--db" in words:
         words[words.index("--db") + 1] = f"sqlite:///{folder / 'tables.sqlite3'}"
+    if "--workers" in words:
+        at = words.index("--workers") + 1
+        words[at] = str(min(int(words[at]), MOST_WORKERS))
     return words, env
 
 
@@ -100,7 +110,13 @@ def serve_until_it_answers(words: list[str], env: dict[str, str], folder: Path) 
         process.wait(timeout=30)
 
 
-@pytest.mark.parametrize("command", readme_commands())
+@pytest.mark.parametrize(
+    "command",
+    [
+        pytest.param(c, marks=pytest.mark.workers) if "--broker" in c else c
+        for c in readme_commands()
+    ],
+)
 def test_the_readme_command_runs(command: str, tmp_path: Path) -> None:
     words, env = as_run_here(command, tmp_path)
     if "game.json" in words and "--save" not in words:
