@@ -293,3 +293,21 @@ def test_a_turn_clock_taken_over_keeps_its_deadline(tmp_path: Path) -> None:
             assert b.lobby.timers[table.id].deadline == deadline  # not a fresh 600 s
 
     asyncio.run(main())
+
+
+def test_a_table_whose_lease_lapsed_for_a_moment_gets_its_bot_back(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with site(tmp_path) as (a, _b):
+            table = a.lobby.create("pickomino", {}, [SeatSpec(), SeatSpec("greedy")], seed=10)
+            await until(lambda: a.site.owns(table.id), "A owns the table it made")
+            await a.lobby.join(table.id, 0, "Ada")
+            live = a.lobby.tables[table.id]
+            while live.mover() == 0:  # Ada plays her turn out; then the bot is to move
+                await a.lobby.act(table.id, 0, first_action(a.lobby, table.id), live.version)
+                live = a.lobby.tables[table.id]
+            a.site._held_until[table.id] = 0.0  # a late round: not sure of the lease now
+            a.lobby.lost(table.id)  # so the bot's turn was not scheduled
+            version = live.version
+            await until(lambda: a.lobby.tables[table.id].version > version, "the bot moves")
+
+    asyncio.run(main())

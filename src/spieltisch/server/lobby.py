@@ -922,6 +922,13 @@ class Lobby:
     def lost(self, table_id: str) -> None:
         self._stop_timers(table_id)
 
+    def tend(self, table_ids: list[str]) -> None:
+        """Start the timers these tables need that do not run (scheduling is idempotent)."""
+        for table_id in table_ids:
+            table = self.tables.get(table_id)
+            if table is not None and not table.over:
+                self._schedule(table)
+
     async def refresh(
         self,
         table_id: str,

@@ -84,6 +84,9 @@ class Member(Protocol):
     async def sweep(self) -> None:
         """Look in the database for what changed (news may have been missed)."""
 
+    def tend(self, table_ids: list[str]) -> None:
+        """Have the timers of these tables (this worker's) running."""
+
 
 class Site:
     """A worker alone: it owns every table and has nobody to tell."""
@@ -126,7 +129,7 @@ class RedisSite(Site):
         self.redis = Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
         self.owned: set[str] = set()
         self.connected = False  # whether news is being received
-        self._renewed = -math.inf  # monotonic time of the last round that reached Redis
+        self._held_until: dict[str, float] = {}  # table -> when its lease may run out
         self._outbox: asyncio.Queue[str] = asyncio.Queue()
         self._orphans: set[str] = set()  # unowned in the last round
         self._member: Member | None = None
@@ -142,9 +145,8 @@ class RedisSite(Site):
 
     # --- what the lobby asks --------------------------------------------------------------
     def owns(self, table_id: str) -> bool:
-        """Ours, and renewed recently enough that it cannot have run out meanwhile."""
-        fresh = time.monotonic() - self._renewed < self.lease
-        return fresh and table_id in self.owned
+        """Ours, and claimed or renewed recently enough that it cannot have run out."""
+        return time.monotonic() < self._held_until.get(table_id, -math.inf)
 
     def adopt(self, table_id: str) -> None:
         task = asyncio.get_running_loop().create_task(self._claim_new(table_id))
@@ -182,10 +184,11 @@ class RedisSite(Site):
             await self._gained(table_id)
 
     async def _claim(self, table_id: str) -> bool:
-        ms = int(self.lease * 1000)
+        ms, asked = int(self.lease * 1000), time.monotonic()
         won = await self.redis.set(self._lease_key(table_id), self.worker, nx=True, px=ms)
         if won:
             self.owned.add(table_id)
+            self._held_until[table_id] = asked + self.lease
         return bool(won)
 
     async def _gained(self, table_id: str) -> None:
@@ -194,21 +197,23 @@ class RedisSite(Site):
         await self._member.gained(table_id)
 
     async def _keep_leases(self) -> None:
-        """Every round: say this worker is alive, renew its leases, claim orphaned tables."""
+        """Every round: say this worker is alive, renew its leases, claim orphaned tables,
+        and have the timers of every table it holds running (one that a late round let
+        lapse for a moment is started again)."""
+        assert self._member is not None
         while True:
             _stop_if_cancelled()
-            started = time.monotonic()
             try:
                 await self._renew()
-                self._renewed = started
                 await self._claim_orphans()
             except Exception as error:
                 _stop_if_cancelled()
                 self._renew_failed(error)
+            self._member.tend(sorted(self.owned))
             await asyncio.sleep(self.round)
 
     async def _renew(self) -> None:
-        ms = int(self.lease * 1000)
+        ms, asked = int(self.lease * 1000), time.monotonic()
         owned = sorted(self.owned)
         pipe = self.redis.pipeline(transaction=False)
         pipe.zadd(self.prefix + "workers", {self.worker: time.time()})
@@ -217,23 +222,27 @@ class RedisSite(Site):
             pipe.eval(_RENEW, 1, self._lease_key(table_id), self.worker, ms)
         kept = (await pipe.execute())[2:]
         for table_id, renewed in zip(owned, kept, strict=True):
-            if not renewed:
+            if renewed:
+                self._held_until[table_id] = asked + self.lease
+            else:
                 self._lose(table_id)
 
     def _renew_failed(self, error: Exception) -> None:
         """Redis did not answer: the leases stay ours until they may have run out."""
-        if time.monotonic() - self._renewed >= self.lease and self.owned:
+        lapsed = [t for t in self.owned if not self.owns(t)]
+        if lapsed:
             log.warning(
                 "worker %s cannot renew its leases (%s); it stops the timers of %d tables",
                 self.worker,
                 error,
-                len(self.owned),
+                len(lapsed),
             )
-            for table_id in list(self.owned):
+            for table_id in lapsed:
                 self._lose(table_id)
 
     def _lose(self, table_id: str) -> None:
         self.owned.discard(table_id)
+        self._held_until.pop(table_id, None)
         if self._member is not None:
             self._member.lost(table_id)
 
