@@ -21,8 +21,6 @@ from spieltisch.core.errors import RecordError
 from spieltisch.core.record import load_record, replay
 from spieltisch.games.riffraff.board import REST, Board, Placement, footprint_problem
 from spieltisch.games.riffraff.data import AREAS, FACES, PIECE_NAMES, piece_index
-from spieltisch.games.riffraff.notation import placement_json, tilt_words
-from spieltisch.games.riffraff.state import Settled
 
 __all__ = ["add_parser", "placement_pictures", "png_bytes", "run_drop", "run_render", "write_png"]
 
@@ -67,6 +65,7 @@ def run_drop(args: argparse.Namespace) -> int:
         placement = _placement(args)
     except ValueError as error:
         return fail(str(error))
+    from spieltisch.games.riffraff.notation import placement_json, tilt_words
     from spieltisch.games.riffraff.physics import simulate_placement
 
     result = simulate_placement(REST, placement, body=placement.piece, frames=False)
@@ -149,6 +148,7 @@ def placement_pictures(path: Path) -> Callable[[Any, Any], str | None]:
     """For `play --png`: after each placement has settled, the ship drawn to `path` (the
     picture is replaced every time). The returned function takes the action just played and
     the state after it, and returns None or why no picture was written."""
+    from spieltisch.games.riffraff.state import Settled
 
     def after(action: Any, state: Any) -> str | None:
         return write_png(state.board, path) if isinstance(action, Settled) else None
