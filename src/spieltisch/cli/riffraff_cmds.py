@@ -14,13 +14,15 @@ import struct
 import zlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spieltisch.cli.common import fail, print_json
 from spieltisch.core.errors import RecordError
 from spieltisch.core.record import load_record, replay
-from spieltisch.games.riffraff.board import REST, Board, Placement, footprint_problem
 from spieltisch.games.riffraff.data import AREAS, FACES, PIECE_NAMES, piece_index
+
+if TYPE_CHECKING:
+    from spieltisch.games.riffraff.board import Board, Placement
 
 __all__ = ["add_parser", "placement_pictures", "png_bytes", "run_drop", "run_render", "write_png"]
 
@@ -48,6 +50,8 @@ def add_parser(commands: Any) -> None:
 
 
 def _placement(args: argparse.Namespace) -> Placement:
+    from spieltisch.games.riffraff.board import Placement, footprint_problem
+
     piece = piece_index(args.piece)
     if piece is None:
         raise ValueError(f"'{args.piece}' is not a piece; the pieces: {', '.join(PIECE_NAMES)}")
@@ -65,6 +69,7 @@ def run_drop(args: argparse.Namespace) -> int:
         placement = _placement(args)
     except ValueError as error:
         return fail(str(error))
+    from spieltisch.games.riffraff.board import REST
     from spieltisch.games.riffraff.notation import placement_json, tilt_words
     from spieltisch.games.riffraff.physics import simulate_placement
 
@@ -115,6 +120,8 @@ def png_bytes(pixels: Any) -> bytes:
 
 
 def _board(args: argparse.Namespace) -> Board:
+    from spieltisch.games.riffraff.board import REST
+
     if args.record is None:
         return REST
     record = load_record(args.record)
