@@ -118,7 +118,7 @@ def test_ctrl_c_stops_with_status_130(
     def interrupted(*_: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(simulate, "run_simulation", interrupted)
+    monkeypatch.setattr("spieltisch.analysis.simulate.run_simulation", interrupted)
     assert call(["pickomino", *SEATS, "--games", "50"]) == 130
     out, err = capsys.readouterr()
     assert out == ""

@@ -3,9 +3,14 @@ what it runs (checked in fresh interpreters, whose modules are what the command 
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
+
+import pytest
+
+from spieltisch.games import GAME_PACKAGES
 
 HEAVY = (
     "numpy",
@@ -18,6 +23,21 @@ HEAVY = (
     "matplotlib",
     "ray",
 )
+NOT_FOR_PARSING = (
+    "spieltisch.bots",
+    "spieltisch.cli.present",
+    "spieltisch.cli.riffraff_present",
+    "spieltisch.cli.terminal",
+    "spieltisch.analysis.simulate",
+    "spieltisch.analysis.tournament",
+    "spieltisch.analysis.report",
+)
+"""Spieltisch modules that building the parser must not load: presenters, bots, analyses."""
+SOLVE = (
+    "import contextlib, io\nfrom spieltisch.cli.main import main\n"
+    "with contextlib.redirect_stdout(io.StringIO()):\n"
+    "    main(['pickomino', 'solve', '--json'])"
+)
 
 
 def loaded_after(code: str) -> set[str]:
@@ -28,18 +48,33 @@ def loaded_after(code: str) -> set[str]:
     return set(json.loads(done.stdout.splitlines()[-1]))
 
 
+def game_modules(loaded: set[str]) -> set[tuple[str, str]]:
+    """(game, module) of each loaded module of a game package, e.g. ('pickomino', 'rules')."""
+    parts = (name.split(".") for name in loaded if name.startswith("spieltisch.games."))
+    return {(part[2], part[3]) for part in parts if len(part) >= 4}
+
+
 def test_parser_and_help_load_no_heavy_library() -> None:
     code = "from spieltisch.cli.main import build_parser\nbuild_parser().format_help()"
     assert not loaded_after(code) & set(HEAVY)
 
 
-def test_solve_loads_no_library_it_does_not_use() -> None:
-    code = (
-        "import contextlib, io\nfrom spieltisch.cli.main import main\n"
-        "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    main(['pickomino', 'solve', '--json'])"
-    )
+def test_parser_loads_no_game_rules_bots_or_presenters() -> None:
+    code = "from spieltisch.cli.main import build_parser\nbuild_parser().format_help()"
     loaded = loaded_after(code)
+    assert not {name for name in loaded if name.startswith(NOT_FOR_PARSING)}
+    assert {module for _, module in game_modules(loaded)} <= {"data"}
+
+
+def test_solve_loads_of_the_games_only_the_solver_and_its_state() -> None:
+    loaded = loaded_after(SOLVE)
+    assert not {name for name in loaded if name.startswith(NOT_FOR_PARSING)}
+    data = {(game, "data") for game in GAME_PACKAGES}
+    assert game_modules(loaded) - data == {("pickomino", "solver"), ("pickomino", "state")}
+
+
+def test_solve_loads_no_library_it_does_not_use() -> None:
+    loaded = loaded_after(SOLVE)
     assert "spieltisch.games.pickomino.solver" in loaded
     assert "numpy" in loaded  # the solver's own
     assert not loaded & (set(HEAVY) - {"numpy"})
@@ -69,3 +104,11 @@ def test_each_game_package_registers_the_game_of_its_name() -> None:
     assert game_names() == ["karolinchen", "pickomino", "riffraff"]
     for name in game_names():
         assert game_class(name).name == name
+
+
+@pytest.mark.parametrize("game", GAME_PACKAGES)
+def test_a_game_package_gives_each_name_it_lists_and_no_other(game: str) -> None:
+    package = importlib.import_module(f"spieltisch.games.{game}")
+    assert [name for name in package.__all__ if not hasattr(package, name)] == []
+    with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
+        _ = package.Nothing

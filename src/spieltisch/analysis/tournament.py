@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from spieltisch.analysis.backends import BACKENDS
 from spieltisch.analysis.simulate import game_seeds
 from spieltisch.bots.base import Bot, make_bot
 from spieltisch.bots.match import play_match
@@ -46,7 +47,6 @@ __all__ = [
     "schedule",
 ]
 
-BACKENDS = ("local", "ray")
 Progress = Callable[[int], None]
 
 

@@ -9,12 +9,12 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from spieltisch.bots.base import bot_names, read_bot_spec
 from spieltisch.core.errors import InvalidOptions
-from spieltisch.core.protocol import Game
-from spieltisch.core.registry import make_game
+
+if TYPE_CHECKING:
+    from spieltisch.core.protocol import Game
 
 __all__ = [
     "HUMAN",
@@ -74,6 +74,8 @@ def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
 
 def parse_seats(text: str, game_name: str, allow_humans: bool) -> list[str]:
     """Seat list like 'you,optimal,greedy': each a bot of the game or (if allowed) a human."""
+    from spieltisch.bots.base import bot_names, read_bot_spec
+
     seats = [s.strip().lower() for s in text.split(",") if s.strip()]
     known = bot_names(game_name)
     for seat in seats:
@@ -93,6 +95,8 @@ def game_from_args(
     game_name: str, seats: Sequence[str], pairs: Sequence[str], extra: dict[str, Any] | None = None
 ) -> Game[Any, Any]:
     """The game with `players` set from the seats and the `--option` pairs applied."""
+    from spieltisch.core.registry import make_game
+
     options: dict[str, Any] = {"players": len(seats), **(extra or {})}
     options.update(parse_option_pairs(pairs))
     return make_game(game_name, options)

@@ -3,6 +3,8 @@
 The loop is generic over the registry: chance comes from one seeded generator, bots from the
 bot registry, people type actions in the game's notation. How the game looks and talks comes
 from its presenter (`cli.present`); all terminal input and output goes through a `Console`.
+The presenters, the bots and the terminal are imported where a session needs them, so that
+building the argument parser loads no game.
 """
 
 from __future__ import annotations
@@ -12,9 +14,8 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from spieltisch.bots.base import Bot, make_bot
 from spieltisch.cli.common import (
     HUMAN,
     add_option_argument,
@@ -22,12 +23,15 @@ from spieltisch.cli.common import (
     game_from_args,
     parse_seats,
 )
-from spieltisch.cli.present import YOU, LogLine, OddsUnavailableError, presenter_for
-from spieltisch.cli.terminal import Console, terminal_console
 from spieltisch.core.errors import InvalidOptions, RecordError
 from spieltisch.core.protocol import CHANCE, Game
 from spieltisch.core.record import GameRecord, load_record, replay_states, save_record
 from spieltisch.core.registry import game_class, game_names, make_game
+
+if TYPE_CHECKING:
+    from spieltisch.bots.base import Bot
+    from spieltisch.cli.present import LogLine
+    from spieltisch.cli.terminal import Console
 
 __all__ = ["PlaySession", "add_parser", "bot_seeds", "run", "seat_names"]
 
@@ -87,6 +91,8 @@ def add_parser(commands: Any) -> None:
 
 def seat_names(seats: Sequence[str], names: str | None = None) -> list[str]:
     """Given names, or 'You' / 'Player 1', 'Player 2'... for people and the bot names for bots."""
+    from spieltisch.cli.present import YOU
+
     if names:
         given = [name.strip() for name in names.split(",")]
         if len(given) != len(seats) or not all(given):
@@ -129,6 +135,9 @@ class PlaySession:
         save: Path | None = None,
         picture: Picture | None = None,
     ) -> None:
+        from spieltisch.bots.base import make_bot
+        from spieltisch.cli.present import presenter_for
+
         self.game = game
         self.picture = picture
         self.seats = list(seats)
@@ -329,6 +338,8 @@ class PlaySession:
         self.write(f"  quit          leave the game ({save})")
 
     def show_odds(self) -> None:
+        from spieltisch.cli.present import OddsUnavailableError
+
         try:
             lines = self.presenter.odds_lines(self.state)
         except OddsUnavailableError as error:
@@ -465,6 +476,8 @@ def run(args: argparse.Namespace, console: Console | None = None) -> int:
     except (InvalidOptions, RecordError) as error:
         return fail(str(error))
     if console is None:
+        from spieltisch.cli.terminal import terminal_console
+
         console = terminal_console(fast=args.fast)
     elif args.fast:
         console.pace = 0

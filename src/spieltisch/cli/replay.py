@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 from spieltisch.cli.common import HUMAN, fail
-from spieltisch.cli.present import presenter_for
 from spieltisch.core.errors import RecordError
 from spieltisch.core.protocol import CHANCE, Game
 from spieltisch.core.record import GameRecord, load_record, replay_states
@@ -65,6 +64,8 @@ def _header(record: GameRecord, game: Game[Any, Any], names: Sequence[str]) -> l
 
 def record_lines(record: GameRecord, final: bool = False) -> list[str]:
     """The whole printout of a record; raises `RecordError` if it does not replay."""
+    from spieltisch.cli.present import presenter_for
+
     states = replay_states(record)  # checks the game, its rules version and every action
     game = make_game(record.game, record.options)
     names = _names(record, game)

@@ -14,15 +14,15 @@ import struct
 import zlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spieltisch.cli.common import fail, print_json
 from spieltisch.core.errors import RecordError
 from spieltisch.core.record import load_record, replay
-from spieltisch.games.riffraff.board import REST, Board, Placement, footprint_problem
 from spieltisch.games.riffraff.data import AREAS, FACES, PIECE_NAMES, piece_index
-from spieltisch.games.riffraff.notation import placement_json, tilt_words
-from spieltisch.games.riffraff.state import Settled
+
+if TYPE_CHECKING:
+    from spieltisch.games.riffraff.board import Board, Placement
 
 __all__ = ["add_parser", "placement_pictures", "png_bytes", "run_drop", "run_render", "write_png"]
 
@@ -50,6 +50,8 @@ def add_parser(commands: Any) -> None:
 
 
 def _placement(args: argparse.Namespace) -> Placement:
+    from spieltisch.games.riffraff.board import Placement, footprint_problem
+
     piece = piece_index(args.piece)
     if piece is None:
         raise ValueError(f"'{args.piece}' is not a piece; the pieces: {', '.join(PIECE_NAMES)}")
@@ -67,6 +69,8 @@ def run_drop(args: argparse.Namespace) -> int:
         placement = _placement(args)
     except ValueError as error:
         return fail(str(error))
+    from spieltisch.games.riffraff.board import REST
+    from spieltisch.games.riffraff.notation import placement_json, tilt_words
     from spieltisch.games.riffraff.physics import simulate_placement
 
     result = simulate_placement(REST, placement, body=placement.piece, frames=False)
@@ -116,6 +120,8 @@ def png_bytes(pixels: Any) -> bytes:
 
 
 def _board(args: argparse.Namespace) -> Board:
+    from spieltisch.games.riffraff.board import REST
+
     if args.record is None:
         return REST
     record = load_record(args.record)
@@ -149,6 +155,7 @@ def placement_pictures(path: Path) -> Callable[[Any, Any], str | None]:
     """For `play --png`: after each placement has settled, the ship drawn to `path` (the
     picture is replaced every time). The returned function takes the action just played and
     the state after it, and returns None or why no picture was written."""
+    from spieltisch.games.riffraff.state import Settled
 
     def after(action: Any, state: Any) -> str | None:
         return write_png(state.board, path) if isinstance(action, Settled) else None

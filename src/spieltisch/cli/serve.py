@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import gc
-import socket
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spieltisch.cli.common import add_database_options
+
+if TYPE_CHECKING:
+    import socket
 
 __all__ = ["add_parser", "run"]
 
@@ -307,6 +309,8 @@ def _report_broken(broken: dict[str, str]) -> None:
 
 def _bind(host: str, port: int) -> socket.socket:
     """The listening socket (bound here, so the banner can tell the address really bound)."""
+    import socket
+
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     return socket.create_server((host, port), family=family)
 

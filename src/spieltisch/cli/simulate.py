@@ -1,19 +1,14 @@
-"""`spieltisch simulate`: many seeded bot games in parallel, with win rates and statistics."""
+"""`spieltisch simulate`: many seeded bot games in parallel, with win rates and statistics.
+
+The simulation (and with it the games and bots) is imported by `run`, not by the parser."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 import time
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from spieltisch.analysis.simulate import (
-    SimulationConfig,
-    SimulationError,
-    SimulationResult,
-    parse_start_seat,
-    run_simulation,
-)
 from spieltisch.cli.common import (
     add_option_argument,
     fail,
@@ -24,6 +19,9 @@ from spieltisch.cli.common import (
 from spieltisch.core.errors import InvalidOptions
 from spieltisch.core.protocol import JsonValue
 from spieltisch.core.registry import game_names
+
+if TYPE_CHECKING:
+    from spieltisch.analysis.simulate import SimulationConfig, SimulationResult
 
 __all__ = ["ProgressBar", "add_parser", "format_table", "run"]
 
@@ -73,6 +71,8 @@ def add_parser(commands: Any) -> None:
 
 
 def _config(args: argparse.Namespace) -> SimulationConfig:
+    from spieltisch.analysis.simulate import SimulationConfig, parse_start_seat
+
     seats = parse_seats(args.seats, args.game, allow_humans=False)
     return SimulationConfig(
         game=args.game,
@@ -87,6 +87,8 @@ def _config(args: argparse.Namespace) -> SimulationConfig:
 
 
 def run(args: argparse.Namespace) -> int:
+    from spieltisch.analysis.simulate import SimulationError, run_simulation
+
     try:
         config = _config(args)
     except (InvalidOptions, SimulationError) as error:

@@ -1,24 +1,22 @@
-"""`spieltisch tournament`: a seeded round-robin of bots, with ratings and an HTML report."""
+"""`spieltisch tournament`: a seeded round-robin of bots, with ratings and an HTML report.
+
+The tournament (and with it the games and bots) is imported by `run`, not by the parser."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from spieltisch.analysis.tournament import (
-    BACKENDS,
-    TournamentConfig,
-    TournamentError,
-    parse_players,
-    results_path,
-    run_tournament,
-)
+from spieltisch.analysis.backends import BACKENDS
 from spieltisch.cli.common import add_option_argument, fail, parse_option_pairs, print_json
 from spieltisch.cli.simulate import ProgressBar
 from spieltisch.core.errors import InvalidOptions
 from spieltisch.core.registry import game_names
+
+if TYPE_CHECKING:
+    from spieltisch.analysis.tournament import TournamentConfig
 
 __all__ = ["add_parser", "run"]
 
@@ -64,6 +62,8 @@ def add_parser(commands: Any) -> None:
 
 
 def _config(args: argparse.Namespace) -> TournamentConfig:
+    from spieltisch.analysis.tournament import TournamentConfig, parse_players
+
     bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
     return TournamentConfig(
         game=args.game,
@@ -77,6 +77,7 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
 
 def run(args: argparse.Namespace) -> int:
     from spieltisch.analysis.report import format_summary, html_report, summary_json
+    from spieltisch.analysis.tournament import TournamentError, results_path, run_tournament
 
     try:
         config = _config(args)

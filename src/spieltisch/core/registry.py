@@ -28,9 +28,9 @@ def game_names() -> list[str]:
 
 
 def game_class(name: str) -> type[Game[Any, Any]]:
-    """The class of game `name`; its package is imported (and so registered) on first use."""
+    """The class of game `name`; its rules are imported (and so registered) on first use."""
     if name not in _GAMES and name in game_names():
-        importlib.import_module(f"spieltisch.games.{name}")
+        importlib.import_module(f"spieltisch.games.{name}.rules")
     try:
         return _GAMES[name]
     except KeyError:
