@@ -6,7 +6,8 @@ counterweight. Hull, mast and the three yards are built from boxes; each yard tu
 about the mast and see-saws on its peg. A model holds exactly the cargo taking part in a
 placement (the pieces on board and the new one): compiling one takes about a millisecond, and
 pieces off the ship would cost every step time. Models are cached by their cargo types. A
-piece that falls is parked far from the ship, weightless and at rest.
+piece that falls is parked far from the ship and from every other piece, at rest; it falls
+freely there (touching nothing) until the next placement's model leaves it out.
 
 Contacts between convex shapes use MuJoCo's multi-contact option (multiccd): with a single
 contact point a cylinder or box standing on a face teeters and walks off.
@@ -336,7 +337,6 @@ def ship_model(types: tuple[int, ...]) -> ShipModel:
 def _load(ship: ShipModel, board: Board) -> mujoco.MjData:
     """A fresh engine state at rest holding `board` in the first slots (in board order)."""
     m = ship.model
-    m.body_gravcomp[ship.cargo_body] = 0.0
     data = mujoco.MjData(m)
     data.qpos[ship.joint_qpos] = board.joints
     for slot, piece in enumerate(board.pieces):
@@ -356,14 +356,12 @@ def _park(ship: ShipModel, data: mujoco.MjData, slot: int) -> None:
     address, dof = ship.cargo_qpos[slot], ship.cargo_dof[slot]
     data.qpos[address : address + 7] = (*_park_position(slot), 1.0, 0.0, 0.0, 0.0)
     data.qvel[dof : dof + 6] = 0.0
-    ship.model.body_gravcomp[ship.cargo_body[slot]] = 1.0
 
 
 def _unpark(ship: ShipModel, data: mujoco.MjData, slot: int, pose: Pose) -> None:
     address, dof = ship.cargo_qpos[slot], ship.cargo_dof[slot]
     data.qpos[address : address + 7] = pose
     data.qvel[dof : dof + 6] = 0.0
-    ship.model.body_gravcomp[ship.cargo_body[slot]] = 0.0
 
 
 def _ride_along(ship: ShipModel, data: mujoco.MjData, slot: int) -> None:
