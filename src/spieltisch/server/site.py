@@ -218,9 +218,10 @@ class RedisSite(Site):
         pipe = self.redis.pipeline(transaction=False)
         pipe.zadd(self.prefix + "workers", {self.worker: time.time()})
         pipe.zremrangebyscore(self.prefix + "workers", "-inf", time.time() - self.lease)
+        pipe.expire(self.prefix + "workers", int(10 * self.lease))  # gone with the site
         for table_id in owned:
             pipe.eval(_RENEW, 1, self._lease_key(table_id), self.worker, ms)
-        kept = (await pipe.execute())[2:]
+        kept = (await pipe.execute())[3:]
         for table_id, renewed in zip(owned, kept, strict=True):
             if renewed:
                 self._held_until[table_id] = asked + self.lease
