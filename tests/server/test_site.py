@@ -311,3 +311,16 @@ def test_a_table_whose_lease_lapsed_for_a_moment_gets_its_bot_back(tmp_path: Pat
             await until(lambda: a.lobby.tables[table.id].version > version, "the bot moves")
 
     asyncio.run(main())
+
+
+def test_a_finished_games_lease_is_let_go(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with site(tmp_path) as (a, _b):
+            a.lobby.bot_delay = 0.0
+            seats = [SeatSpec("greedy"), SeatSpec("greedy")]
+            table = a.lobby.create("pickomino", {}, seats, seed=11, pace="instant")
+            await until(lambda: a.lobby.tables[table.id].over, "the bots finish the game")
+            await until(lambda: table.id not in a.site.owned, "A lets the lease go")
+            assert await a.site.redis.get(a.site._lease_key(table.id)) is None
+
+    asyncio.run(main())

@@ -213,15 +213,23 @@ class RedisSite(Site):
             await asyncio.sleep(self.round)
 
     async def _renew(self) -> None:
+        """Renew the leases of the tables still wanted; let go of the others (finished,
+        closed, or gone from memory)."""
+        assert self._member is not None
         ms, asked = int(self.lease * 1000), time.monotonic()
-        owned = sorted(self.owned)
+        done = self.owned - set(self._member.wanted())
+        owned = sorted(self.owned - done)
         pipe = self.redis.pipeline(transaction=False)
+        for table_id in done:
+            pipe.eval(_RELEASE, 1, self._lease_key(table_id), self.worker)
+            self.owned.discard(table_id)
+            self._held_until.pop(table_id, None)
         pipe.zadd(self.prefix + "workers", {self.worker: time.time()})
         pipe.zremrangebyscore(self.prefix + "workers", "-inf", time.time() - self.lease)
         pipe.expire(self.prefix + "workers", int(10 * self.lease))  # gone with the site
         for table_id in owned:
             pipe.eval(_RENEW, 1, self._lease_key(table_id), self.worker, ms)
-        kept = (await pipe.execute())[3:]
+        kept = (await pipe.execute())[len(done) + 3 :]
         for table_id, renewed in zip(owned, kept, strict=True):
             if renewed:
                 self._held_until[table_id] = asked + self.lease
