@@ -153,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"spieltisch is serving the game table at {_address(listener)}", flush=True)
     print(f"tables are stored in {shown_url(url)}; press Ctrl-C to stop", flush=True)
     if args.broker:
-        shown = _without_password(args.broker)
+        shown = shown_url(args.broker)
         print(f"workers of this site meet at {shown} ({args.workers} here)", flush=True)
     if app is None:
         return _supervise(args, url, listener)
@@ -213,20 +213,13 @@ def _check_broker(broker: str) -> str | None:
     from redis import Redis
     from redis.exceptions import RedisError
 
+    from spieltisch.server.store import shown_url
+
     try:
         Redis.from_url(broker, socket_connect_timeout=5, socket_timeout=5).ping()
     except (RedisError, ValueError) as error:
-        return f"cannot reach the broker at {_without_password(broker)}: {error}"
+        return f"cannot reach the broker at {shown_url(broker)}: {error}"
     return None
-
-
-def _without_password(url: str) -> str:
-    """A broker's URL as messages show it: redis://user:secret@host/0 as redis://user:***@host/0."""
-    head, at, tail = url.rpartition("@")
-    if not at or ":" not in head.split("//", 1)[-1]:
-        return url
-    scheme, _, who = head.partition("//")
-    return f"{scheme}//{who.split(':', 1)[0]}:***@{tail}"
 
 
 def _check_database(url: str) -> None:

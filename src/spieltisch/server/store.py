@@ -185,9 +185,12 @@ def default_url(data_dir: Path, create: bool = True) -> str:
 
 
 def shown_url(url: str) -> str:
-    """The database as messages name it: an SQLite file's path, else the URL without its
-    password."""
-    return _shown(make_url(url))
+    """A database or broker as messages name it: an SQLite file's path, else the URL without
+    its password (a string that is no URL at all is shown as given)."""
+    try:
+        return _shown(make_url(url))
+    except (ArgumentError, ValueError):
+        return url
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
