@@ -763,7 +763,7 @@ class Lobby:
             return
         if timers.clock is not None and not timers.clock.done() and timers.clocked_seat == seat:
             return  # the same person's turn goes on: the clock keeps running
-        taken_over = timers.deadline if timers.clocked_seat == seat else None  # see `_heard_clock`
+        taken_over = timers.deadline if timers.clocked_seat == seat else None  # `_note_clock`
         self._stop_clock(timers)
         timers.deadline = taken_over or self.clock.now() + table.row.clock
         timers.clocked_seat = seat
@@ -893,13 +893,14 @@ class Lobby:
         elif kind == "chat":
             self._heard_chat(table_id, ChatRow(**news["line"]))
         elif kind == "clock":
-            await self._heard_clock(table_id, news["v"], news["d"])
+            table = self.tables.get(table_id)
+            if table is not None and self._note_clock(table, news["v"], news["d"]):
+                await self.push(table)
         elif kind == "table":
             rows = [_row_from_json(r) for r in news["rows"]]
             show = Show.from_json(news["show"]) if news.get("show") else None
-            await self.refresh(table_id, rows, show)
-            if "d" in news and table_id in self.tables and not self.site.owns(table_id):
-                await self._heard_clock(table_id, self.tables[table_id].version, news["d"])
+            clock = (rows[-1][0].seq + 1, news["d"]) if "d" in news else None
+            await self.refresh(table_id, rows, show, clock)
 
     async def gained(self, table_id: str) -> None:
         """This worker now runs the table's timers: it reads what it may have missed, closes
@@ -916,8 +917,7 @@ class Lobby:
             table.play(seat, "catch none")
         table.run_chance()
         with contextlib.suppress(TableError):  # a lost race: the table was read anew
-            await self.changed(table)
-        self._schedule(self.tables.get(table_id, table))
+            await self.changed(table)  # starts the timers (else the site's next round does)
 
     def lost(self, table_id: str) -> None:
         self._stop_timers(table_id)
@@ -934,9 +934,11 @@ class Lobby:
         table_id: str,
         rows: list[_Row] | None = None,
         show: Show | None = None,
+        clock: tuple[int, float | None] | None = None,
     ) -> None:
         """Bring a table up to what another worker stored (`rows`, else read from the
-        database), then push it to this worker's connections."""
+        database) and to the owner's turn `clock` (version, deadline), then push it to this
+        worker's connections."""
         if table_id not in self.tables:
             self._add_stored(table_id)
             return
@@ -950,6 +952,8 @@ class Lobby:
         before = table.version
         self._catch_up(table, rows)
         table = self.tables[table_id]
+        if clock is not None:
+            self._note_clock(table, *clock)
         if table.version == before:
             return
         table.touched = self.clock.now()
@@ -977,15 +981,15 @@ class Lobby:
             log.warning("table %s: read anew (%s)", table.id, _reason(error))
         self.tables[table.id] = self._load(table.row)
 
-    async def _heard_clock(self, table_id: str, version: int, deadline: float | None) -> None:
-        table = self.tables.get(table_id)
-        if table is None or self.site.owns(table_id):
-            return
-        timers = self.timers.setdefault(table_id, _Timers())
-        timers.deadline = deadline  # the owner's clock: kept if this worker takes over
+    def _note_clock(self, table: LiveTable, version: int, deadline: float | None) -> bool:
+        """Keep the owner's turn clock, as of `version`, for the connections and for a
+        takeover; True when the table is at that version (its picture shows the clock)."""
+        if self.site.owns(table.id):
+            return False
+        timers = self.timers.setdefault(table.id, _Timers())
+        timers.deadline = deadline  # kept if this worker takes over
         timers.clocked_seat = table.mover() if table.version == version else None
-        if table.version == version:
-            await self.push(table)
+        return table.version == version
 
     def _heard_chat(self, table_id: str, line: ChatRow) -> None:
         table = self.tables.get(table_id)
@@ -994,12 +998,14 @@ class Lobby:
 
     def _add_stored(self, table_id: str) -> None:
         """A table another worker made (or that left this worker's memory) is read."""
-        known = self.tables.keys() | self.closed | self.broken.keys() | self.unavailable.keys()
-        if table_id in known or table_id in self.stored_away:
-            return
-        row = self.store.table(table_id)
-        if row is not None:
+        if not self._knows(table_id) and (row := self.store.table(table_id)) is not None:
             self._add_loaded(row)
+
+    def _knows(self, table_id: str) -> bool:
+        """Whether the table is in memory, or known to be closed, broken, unavailable or
+        finished and stored away."""
+        found = (self.tables, self.closed, self.broken, self.unavailable, self.stored_away)
+        return any(table_id in where for where in found)
 
     def _add_loaded(self, row: TableRow) -> None:
         try:
@@ -1029,8 +1035,8 @@ class Lobby:
                 await self.refresh(table_id)
         newest = max((t.row.created for t in self.tables.values()), default=0.0)
         for row in self.store.tables_since(newest - CLOCK_SKEW):
-            if row.id not in self.tables:
-                self._add_stored(row.id)
+            if not self._knows(row.id):
+                self._add_loaded(row)
 
     def games(self) -> list[dict[str, JsonValue]]:
         """Every registered game with its players, bots and options (worked out once)."""

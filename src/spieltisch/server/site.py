@@ -259,14 +259,15 @@ class RedisSite(Site):
         """Claim the wanted tables that nobody owns, up to this worker's fair share; a table
         still orphaned a round later is claimed whatever the share."""
         assert self._member is not None
-        wanted = [t for t in self._member.wanted() if t not in self.owned]
+        everything = self._member.wanted()
+        wanted = [t for t in everything if t not in self.owned]
         if not wanted:
             self._orphans = set()
             return
         owners = await self.redis.mget([self._lease_key(t) for t in wanted])
         orphans = [t for t, owner in zip(wanted, owners, strict=True) if owner is None]
         workers = max(1, await self.redis.zcard(self.prefix + "workers"))
-        share = math.ceil(len(self._member.wanted()) / workers)
+        share = math.ceil(len(everything) / workers)
         for table_id in orphans:
             overdue = table_id in self._orphans
             if (len(self.owned) < share or overdue) and await self._claim(table_id):
