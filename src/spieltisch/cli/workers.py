@@ -11,7 +11,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-import threading
 import time
 from collections.abc import Callable
 from multiprocessing.process import BaseProcess
@@ -92,12 +91,8 @@ class Supervisor:
 def _run_worker(parent: int, target: Callable[..., None], *args: Any) -> None:
     """A worker in a process group of its own, so that Ctrl-C reaches only the supervisor
     (which stops the workers once, gracefully); it stops by itself if the supervisor dies."""
+    from spieltisch.server.work import when_orphaned
+
     os.setpgrp()
-    threading.Thread(target=_stop_with, args=(parent,), daemon=True).start()
+    when_orphaned(parent, lambda: os.kill(os.getpid(), signal.SIGTERM), every=0.5)
     target(*args)
-
-
-def _stop_with(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os.kill(os.getpid(), signal.SIGTERM)

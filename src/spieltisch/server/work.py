@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 
 from spieltisch.server.clock import Clock
 
-__all__ = ["TooSlow", "Work", "process_pool"]
+__all__ = ["TooSlow", "Work", "process_pool", "when_orphaned"]
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -53,13 +53,18 @@ def process_pool(workers: int | None = None) -> ProcessPoolExecutor:
 
 def _exit_with(parent: int) -> None:
     """Watch (in a worker) for the parent to go: a worker's own queue never tells it."""
+    when_orphaned(parent, lambda: os._exit(0))
+
+
+def when_orphaned(parent: int, then: Callable[[], None], every: float = 1.0) -> None:
+    """Call `then` (in a thread of its own) once this process's parent `parent` is gone."""
 
     def watch() -> None:
         while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
+            time.sleep(every)
+        then()
 
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 def within(limit: float, job: Callable[..., T], *args: Any) -> T:
