@@ -1,4 +1,5 @@
-"""Riff Raff speed figures: one placement's settle window, and the careful bot's decision.
+"""Riff Raff speed figures: one placement's settle window, and a four-player game of `careful`
+bots (its decisions and the whole game, in processor time).
 
 The loaded ships are played, not built: two careful players (steadiness 0.5) load the ship
 in mirrored pairs of noisy placements (the same piece at the same point to port and to
@@ -19,7 +20,7 @@ import json
 import random
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from itertools import cycle
 
 import numpy as np
@@ -107,24 +108,37 @@ def settle_figures(count: int, repeats: int) -> Settling:
     return Settling(median(wall) * 1000, median(cpu) * 1000, median(seconds), len(board.pieces))
 
 
-def careful_decision_s(repeats: int) -> float:
-    """Median wall time (s) of the careful bot choosing a placement in played positions."""
-    game = make_game("riffraff", {"players": 2, "start_seat": 0})
-    rng = random.Random(1)
-    bot = make_bot(game, "careful", seed=2)
-    state = game.new_state()
-    samples = []
-    while len(samples) < repeats and not game.is_over(state):
+@dataclass(frozen=True, slots=True)
+class CarefulGame:
+    """One seeded four-player game of `careful` bots: decision times and the whole game."""
+
+    placements: int
+    median_s: float  # the median placement decision (processor time)
+    slowest_s: float  # the slowest decision of any kind
+    game_cpu_s: float  # the whole game: decisions, physics and rules
+
+
+def careful_game(seed: int = 1) -> CarefulGame:
+    """Plays one four-player game of `careful` bots (steadiness 1, catching by the model)."""
+    game = make_game("riffraff", {"players": 4})
+    rng = random.Random(seed)
+    bots = [make_bot(game, "careful", seed=seed + seat) for seat in range(4)]
+    state, placing, slowest = game.new_state(), [], 0.0
+    started = time.process_time()
+    while not game.is_over(state):
+        seat = game.to_move(state)
+        if seat == -1:
+            state = game.apply(state, game.sample_chance(state, rng))
+            continue
+        ticks = time.process_time()
+        action = bots[seat].choose(state)
+        spent = time.process_time() - ticks
+        slowest = max(slowest, spent)
         if state.phase is Phase.PLACE:
-            started = time.perf_counter()
-            action = bot.choose(state)
-            samples.append(time.perf_counter() - started)
-        elif game.to_move(state) == -1:
-            action = game.sample_chance(state, rng)
-        else:
-            action = rng.choice(game.legal_actions(state))
+            placing.append(spent)
         state = game.apply(state, action)
-    return statistics.median(samples)
+    game_cpu = time.process_time() - started
+    return CarefulGame(len(placing), statistics.median(placing), slowest, game_cpu)
 
 
 def settle_json(count: int, repeats: int) -> dict[str, float | int]:
@@ -150,15 +164,23 @@ def report(quick: bool, as_json: bool = False, repeats: int = 0, bot: bool = Tru
             f"{label:<53}{got['median_ms']:.1f} ms processor  "
             f"({got['simulated_s']:.2f} s simulated, {got['on_board']} on board)"
         )
-    if bot and not as_json:
-        seconds = careful_decision_s(3 if quick else 8)
-        print(f"{'Riff Raff careful bot, one placement (target 1 s)':<53}{seconds:.2f} s")
+    if not bot:
+        return
+    got = careful_game()
+    if as_json:
+        print(json.dumps({"careful_4p": {k: round(v, 3) for k, v in asdict(got).items()}}))
+        return
+    print(
+        f"{'Riff Raff careful, 4-player game (targets 1 s, 5 s, 30 s)':<53}"
+        f"median placement {got.median_s:.2f} s, slowest decision {got.slowest_s:.2f} s, "
+        f"game {got.game_cpu_s:.1f} s processor ({got.placements} placements)"
+    )
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--json", action="store_true", help="one JSON object per board")
     parser.add_argument("--repeats", type=int, default=0, help="placements per board")
-    parser.add_argument("--no-bot", action="store_true", help="skip the careful bot's timing")
+    parser.add_argument("--no-bot", action="store_true", help="skip the careful game")
     args = parser.parse_args()
     report(quick=True, as_json=args.json, repeats=args.repeats, bot=not args.no_bot)
