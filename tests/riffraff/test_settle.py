@@ -10,6 +10,7 @@ from pathlib import Path
 import mujoco  # type: ignore[import-untyped]
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from spieltisch.games.riffraff import physics
 from spieltisch.games.riffraff.board import REST, Board, PiecePose, Placement, piece_type
@@ -20,10 +21,14 @@ from spieltisch.games.riffraff.physics import (
     _cargo_fixed_to_ship,
     _load,
     _park,
+    _pose,
+    _Sleepers,
+    _unpark,
     _Window,
     drift,
     free_body,
     generator,
+    ship_model,
     simulate_placement,
     tilt_degrees,
 )
@@ -187,3 +192,68 @@ def test_a_carried_piece_is_drawn_riding_on_the_ship() -> None:
     assert heights.max() < 1.0  # never drawn where carried pieces are parked
     steps = np.abs(np.diff(heights, axis=0)).max()
     assert steps < 0.01  # metres between frames: no jump when the contacts take over again
+
+
+def test_sleeping_pieces_change_neither_falls_nor_the_ship_at_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    board = _played_boards()[-1]
+    slept: list[int] = []
+    sleep = _Sleepers._sleep
+
+    def counted(sleepers: _Sleepers, slot: int, joints: NDArray[np.float64]) -> None:
+        slept.append(slot)
+        sleep(sleepers, slot, joints)
+
+    monkeypatch.setattr(_Sleepers, "_sleep", counted)
+    asleep = [_box_on_yard(board, seed) for seed in range(3)]
+    assert len(set(slept)) > len(board.pieces) / 2  # the lever is in use
+    awake_ship = replace(TUNING, sleep=False)
+    monkeypatch.setattr(physics, "ship_model", lambda types: ShipModel(types, awake_ship))
+    for seed, with_sleep in enumerate(asleep):
+        without = _box_on_yard(board, seed)
+        assert with_sleep.fallen == without.fallen
+        assert abs(with_sleep.roll - without.roll) < 0.5
+        assert abs(with_sleep.pitch - without.pitch) < 0.5
+
+
+def test_every_piece_has_its_contacts_back_after_a_window() -> None:
+    board = _played_boards()[-1]
+    result = _box_on_yard(board, 0)
+    ship = ship_model(tuple(piece_type(body) for body in result.bodies))
+    cargo = np.concatenate(ship.cargo_geoms)
+    assert set(ship.model.geom_contype[cargo].tolist()) == {2}
+    assert set(ship.model.geom_conaffinity[cargo].tolist()) == {3}
+
+
+def test_a_sleeping_piece_wakes_when_touched_by_a_moving_piece_or_when_the_ship_turns() -> None:
+    ship = ShipModel((BOX, BOX))
+    data = _load(ship, Board(pieces=(_box_on_deck(),)))
+    _park(ship, data, 1)
+    sleepers = _Sleepers(ship, data)
+    _check_until_asleep(ship, data, sleepers)
+    assert ship.model.geom_contype[ship.cargo_geoms[0]].tolist() == [8]
+    above = list(_pose(ship, data, 0))
+    above[2] += 0.04  # a second box dropped onto the sleeping one
+    _unpark(ship, data, 1, (above[0], above[1], above[2], *above[3:]))
+    data.qvel[ship.cargo_dof[1] + 2] = -0.5
+    for _ in range(20):
+        mujoco.mj_step(ship.model, data, TUNING.check_every)
+        sleepers.check([0, 1])
+        if 0 not in sleepers.since:
+            break
+    assert 0 not in sleepers.since
+    _check_until_asleep(ship, data, sleepers)
+    data.qpos[ship.joint_qpos[0]] += 1.5 * TUNING.sleep_turn
+    mujoco.mj_forward(ship.model, data)
+    sleepers.check([0, 1])
+    assert 0 not in sleepers.since
+
+
+def _check_until_asleep(ship: ShipModel, data: mujoco.MjData, sleepers: _Sleepers) -> None:
+    for _ in range(40):
+        mujoco.mj_step(ship.model, data, TUNING.check_every)
+        sleepers.check([0])
+        if 0 in sleepers.since:
+            return
+    raise AssertionError("the resting box never fell asleep")

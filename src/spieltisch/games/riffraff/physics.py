@@ -70,6 +70,7 @@ __all__ = [
 
 Pose = tuple[float, float, float, float, float, float, float]
 _SHIP_GROUP, _CARGO_GROUP, _SEA_GROUP = 0, 1, 2
+_CARGO_CONTYPE, _CARGO_CONAFFINITY = 2, 3  # cargo touches the ship, the sea and cargo
 _PARK_HEIGHT = 5.0
 _RAY_START = 0.09
 """Rays looking for the surface under a new piece start this far above the area: below the
@@ -169,7 +170,10 @@ _COLOURS = (
 def _cargo_body(index: int, kind: int, tuning: Tuning) -> str:
     spec = PIECES[kind]
     condim = tuning.condim_rolling if spec.rolls else tuning.condim
-    contact = f'condim="{condim}" contype="2" conaffinity="3" rgba="{_COLOURS[kind]}" '
+    contact = (
+        f'condim="{condim}" contype="{_CARGO_CONTYPE}" conaffinity="{_CARGO_CONAFFINITY}" '
+        f'rgba="{_COLOURS[kind]}" '
+    )
     geoms = "".join(_cargo_geoms(spec.name)).replace("<geom ", "<geom " + contact)
     park = _f(*_park_position(index))
     return f'<body name="cargo{index}" pos="{park}"><freejoint name="cargo{index}"/>{geoms}</body>'
@@ -251,8 +255,19 @@ def model_xml(types: tuple[int, ...], tuning: Tuning = TUNING) -> str:
         'contype="4" conaffinity="2" rgba="0.55 0.4 0.25 1"/>'
         f'<geom name="cone" type="mesh" mesh="cone" group="{_SEA_GROUP}" contype="4" '
         'conaffinity="2" rgba="0.2 0.45 0.8 1"/>'
-        f"{_ship_body(tuning)}{cargo}</worldbody></mujoco>"
+        f"{_ship_body(tuning)}{cargo}</worldbody>{_rest_welds(len(types), tuning)}</mujoco>"
     )
+
+
+def _rest_welds(cargo_count: int, tuning: Tuning) -> str:
+    """One weld per cargo piece, off until the piece falls asleep (`_Sleepers`); its first
+    body is set then to the part of the ship the piece lies on."""
+    welds = "".join(
+        f'<weld name="rest{i}" body1="ship" body2="cargo{i}" active="false" '
+        f'solref="{tuning.solref} 1"/>'
+        for i in range(cargo_count)
+    )
+    return f"<equality>{welds}</equality>" if welds else ""
 
 
 class ShipModel:
@@ -293,6 +308,14 @@ class ShipModel:
         self.yard_bodies = tuple(
             self._id(mujoco.mjtObj.mjOBJ_BODY, f"yard{y.areas[0]}") for y in SHIP.yards
         )
+        self.area_body = dict.fromkeys(AREAS, self.ship_body)
+        for yard, body in zip(SHIP.yards, self.yard_bodies, strict=True):
+            self.area_body.update(dict.fromkeys(yard.areas, body))
+        self.rest_weld = np.array(
+            [self._id(mujoco.mjtObj.mjOBJ_EQUALITY, f"rest{i}") for i in range(cargo_count)],
+            dtype=int,
+        )
+        self.cargo_geoms = tuple(np.flatnonzero(m.geom_bodyid == b) for b in self.cargo_body)
         self.hull_geom = self._id(mujoco.mjtObj.mjOBJ_GEOM, "hull")
         self.yard_geoms = tuple(
             self._id(mujoco.mjtObj.mjOBJ_GEOM, f"yard{y.areas[0]}") for y in SHIP.yards
@@ -607,6 +630,7 @@ class _Window:
         self.still_from: NDArray[np.float64] | None = None  # centres in the ship's frame
         self.still_checks = 0  # checks since no piece moved on the ship
         self.riding: dict[int, Pose] = {}  # while carried: each piece's pose in the ship's frame
+        self.sleepers = _Sleepers(ship, data) if ship.tuning.sleep else None
 
     @property
     def time(self) -> float:
@@ -615,6 +639,12 @@ class _Window:
     def run(self, hurry: float | None = None) -> None:
         """The window proper, then (rarely) its extension and the final calming; with
         `hurry`, only the window up to that many simulated seconds."""
+        try:
+            self._run(hurry)
+        finally:
+            self._wake_all()  # the model is shared: every piece gets its contacts back
+
+    def _run(self, hurry: float | None) -> None:
         tuning = self.tuning
         self._sample()
         if hurry is not None:
@@ -646,6 +676,8 @@ class _Window:
                 self.unstable = True  # the engine has reset itself: nothing here is valid
                 return False
             self._check_falls()
+            if self.sleepers is not None:
+                self.sleepers.check(self.on_board)
             if self.frames is not None and self.steps % tuning.sample_every < tuning.check_every:
                 self._sample()
             quiet = quiet + 1 if self._at_rest() else 0
@@ -679,6 +711,7 @@ class _Window:
         rests (or `max_steps`); then put every piece back where it rides and let the contacts
         take over again. The cargo's contacts, most of a step's cost, are left out meanwhile."""
         ship, data, tuning = self.ship, self.data, self.tuning
+        self._wake_all()
         yards = data.qpos[ship.yard_qpos].copy()
         self.riding = {
             slot: _in_frame(data, ship.ship_body, _pose(ship, data, slot)) for slot in self.on_board
@@ -707,6 +740,10 @@ class _Window:
         self.riding = {}
         self.still_from = self.quiet_from = None
         mujoco.mj_forward(ship.model, data)
+
+    def _wake_all(self) -> None:
+        if self.sleepers is not None:
+            self.sleepers.wake_all()
 
     def _calm(self) -> None:
         """Take all motion out (every velocity zero), as a last resort after the hard cap."""
@@ -761,6 +798,8 @@ class _Window:
                 self._fall(slot)
 
     def _fall(self, slot: int) -> None:
+        if self.sleepers is not None:
+            self.sleepers.wake(slot)
         self.fallen.append(Fall(self.bodies[slot], self.time, self.time - self.last_touch[slot]))
         self.landing[slot] = _pose(self.ship, self.data, slot)
         self.on_board.remove(slot)
@@ -781,6 +820,92 @@ class _Window:
         if slot in self.riding:
             return _from_frame(self.data, self.ship.ship_body, self.riding[slot])
         return _pose(self.ship, self.data, slot)
+
+
+# --- sleeping pieces -------------------------------------------------------------------------
+_ASLEEP_CONTYPE, _ASLEEP_CONAFFINITY = 8, _CARGO_CONTYPE
+"""A sleeping piece's contact bits: it touches awake cargo only, not the ship (contype 1,
+conaffinity 2), the sea (4, 2) or other sleeping pieces."""
+
+
+class _Sleepers:
+    """Pieces resting on the ship, held where they lie by a weld to their part of the ship
+    (hull or yard) instead of by their contacts (see `Tuning.sleep`)."""
+
+    def __init__(self, ship: ShipModel, data: mujoco.MjData) -> None:
+        self.ship, self.data = ship, data
+        self.tuning = ship.tuning
+        self.since: dict[int, NDArray[np.float64]] = {}  # slot: the ship's joints then
+        self.still = np.zeros(ship.cargo_count, dtype=int)  # checks without moving
+        self.anchor: NDArray[np.float64] | None = None  # centres when each last moved
+        for slot in range(ship.cargo_count):  # the model is shared: start with all awake
+            self._give_contacts(slot)
+
+    def check(self, on_board: list[int]) -> None:
+        """After each check: wake what moving pieces touch or the ship's turn disturbs, and
+        put to sleep what has rested long enough."""
+        moving = self._count_still()
+        joints = self.data.qpos[self.ship.joint_qpos[:2]]
+        touched = self._touched_by(moving)
+        for slot, at in list(self.since.items()):
+            if slot in touched or np.abs(joints - at).max() > self.tuning.sleep_turn:
+                self.wake(slot)
+        for slot in on_board:
+            rested = self.still[slot] >= self.tuning.sleep_checks
+            if rested and slot not in self.since and slot not in touched:
+                self._sleep(slot, joints.copy())
+
+    def wake(self, slot: int) -> None:
+        ship = self.ship
+        if self.since.pop(slot, None) is None:
+            return
+        self.data.eq_active[ship.rest_weld[slot]] = 0
+        self._give_contacts(slot)
+        self.still[slot] = 0
+
+    def _give_contacts(self, slot: int) -> None:
+        geoms = self.ship.cargo_geoms[slot]
+        self.ship.model.geom_contype[geoms] = _CARGO_CONTYPE
+        self.ship.model.geom_conaffinity[geoms] = _CARGO_CONAFFINITY
+
+    def wake_all(self) -> None:
+        for slot in list(self.since):
+            self.wake(slot)
+
+    def _count_still(self) -> set[int]:
+        """Counts each piece's checks without moving (on the ship, from where it last moved);
+        the pieces that moved since the last check."""
+        ship, data = self.ship, self.data
+        frame = data.xmat[ship.ship_body].reshape(3, 3)
+        centres = (data.xipos[ship.cargo_body] - data.xpos[ship.ship_body]) @ frame
+        if self.anchor is None:
+            self.anchor = centres
+        moved = np.abs(centres - self.anchor).max(axis=1) > self.tuning.rest_move
+        self.anchor[moved] = centres[moved]
+        self.still = np.where(moved, 0, self.still + 1)
+        return set(np.flatnonzero(moved).tolist())
+
+    def _touched_by(self, moving: set[int]) -> set[int]:
+        """The pieces in contact with a moving piece."""
+        contacts = self.data.contact.geom[: self.data.ncon]
+        pairs = self.ship.geom_cargo[contacts]
+        pairs = pairs[(pairs >= 0).all(axis=1)].tolist()
+        return {b for a, b in pairs if a in moving} | {a for a, b in pairs if b in moving}
+
+    def _sleep(self, slot: int, joints: NDArray[np.float64]) -> None:
+        ship, data, model = self.ship, self.data, self.ship.model
+        support = ship.area_body[_area_of(ship, data, slot)]
+        weld, body = ship.rest_weld[slot], ship.cargo_body[slot]
+        model.eq_obj1id[weld] = support
+        frame = data.xmat[support].reshape(3, 3)
+        model.eq_data[weld, 3:6] = frame.T @ (data.xpos[body] - data.xpos[support])
+        inverse = np.zeros(4)
+        mujoco.mju_negQuat(inverse, data.xquat[support])
+        mujoco.mju_mulQuat(model.eq_data[weld, 6:10], inverse, data.xquat[body])
+        data.eq_active[weld] = 1
+        model.geom_contype[ship.cargo_geoms[slot]] = _ASLEEP_CONTYPE
+        model.geom_conaffinity[ship.cargo_geoms[slot]] = _ASLEEP_CONAFFINITY
+        self.since[slot] = joints
 
 
 # --- areas of resting pieces -----------------------------------------------------------------
