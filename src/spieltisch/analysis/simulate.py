@@ -32,6 +32,7 @@ mutable table: the same games, dice and statistics as one action at a time.
 from __future__ import annotations
 
 import ctypes
+import gc
 import multiprocessing
 import random
 import signal
@@ -304,6 +305,9 @@ class _Table:
         tally = _Tally()
         for index in range(start, stop):
             self.play(index, tally)
+        # What outlives the games is the bots' and the solver's caches: the cycle collector
+        # need not walk them again (a quarter of the time of turn-level play otherwise).
+        gc.freeze()
         return tally
 
 

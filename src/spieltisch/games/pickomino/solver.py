@@ -669,25 +669,28 @@ def _outcome_normalised(table: TurnTable) -> TurnOutcome:
 def _claimed_tiles(table: TurnTable, steal_weight: float) -> list[int]:
     """`TurnTable.tiles_by_sum` in plain Python (fast for one table), stealing where a
     steal counted with `steal_weight` is worth at least the grill tile."""
-    tiles, grill, found = [], table.grill, 0
-    for total in range(SUMS):
-        while found < len(grill) and grill[found] <= total:
-            found += 1
-        tiles.append(grill[found - 1] if found else 0)
+    grill = table.grill
+    tiles = [0] * (grill[0] if grill else SUMS)
+    for low, high in zip(grill, (*grill[1:], SUMS), strict=True):
+        tiles += [low] * (high - low)  # each grill tile up to the next one
     for top in table.other_tops:
         grilled = tiles[top]
-        if not grilled or (1 + steal_weight) * tile_worms(top) >= tile_worms(grilled):
+        if not grilled or (1 + steal_weight) * _TILE_WORMS[top] >= _TILE_WORMS[grilled]:
             tiles[top] = top
     return tiles
 
 
-def _tile_values(table: TurnTable, tiles: Sequence[int]) -> tuple[float, ...]:
+def _tile_values(table: TurnTable, tiles: list[int]) -> tuple[float, ...]:
     """`TurnTable.tile_values` in plain Python."""
-    steal, fail = 1 + table.steal_weight, table.fail_value
-    return tuple(
-        (steal if tile in table.other_tops else 1) * tile_worms(tile) if tile else fail
-        for tile in tiles
-    )
+    fail = table.fail_value
+    values = [_TILE_WORMS[tile] if tile else fail for tile in tiles]
+    for top in table.other_tops:
+        if tiles[top] == top:  # stolen: only a top tile is taken at its own sum
+            values[top] *= 1 + table.steal_weight
+    return tuple(values)
+
+
+_TILE_WORMS = [tile_worms(tile) if tile >= TILES[0] else 0 for tile in range(SUMS)]
 
 
 @lru_cache(maxsize=16384)
