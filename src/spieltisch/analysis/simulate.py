@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 from spieltisch.analysis import karolinchen_stats  # noqa: F401  (registers its statistics)
 from spieltisch.analysis.game_stats import StatsHook, Totals, add_totals, stats_hook
 from spieltisch.analysis.karolinchen_stats import playout_totals
+from spieltisch.analysis.shared_records import SharedRecords
 from spieltisch.bots.base import Bot, make_bot, read_bot_spec
 from spieltisch.bots.karolinchen import playout_seat
 from spieltisch.core.errors import InvalidOptions
@@ -208,6 +209,7 @@ class _Tally:
 
 
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters
+_SHARED_SOLVES = 1 << 15  # solved turns the processes of one simulation share at most
 _KEPT_FREE = 32 << 20  # bytes
 
 
@@ -314,11 +316,26 @@ class _Table:
 _WORKER_TABLE: _Table | None = None
 
 
-def _start_worker(config: SimulationConfig) -> None:
-    """Pool initializer: Ctrl-C is the parent's to handle; build the table once."""
+def _start_worker(config: SimulationConfig, solved: SharedRecords | None) -> None:
+    """Pool initializer: Ctrl-C is the parent's to handle; share solved turns; build the
+    table once."""
     global _WORKER_TABLE
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if solved is not None:
+        from spieltisch.games.pickomino.solver import share_solved_turns
+
+        share_solved_turns(solved)
     _WORKER_TABLE = _Table(config)
+
+
+def _shared_solves(config: SimulationConfig) -> SharedRecords | None:
+    """Where the processes of turn-level play share the turns they solve: the same turns
+    come up in many games, whichever process plays them."""
+    if not plays_turns(config):
+        return None
+    from spieltisch.games.pickomino.solver import SOLVED_RECORD
+
+    return SharedRecords(SOLVED_RECORD, _SHARED_SOLVES)
 
 
 def _worker_chunk(task: tuple[int, int, int]) -> tuple[int, _Tally]:
@@ -354,7 +371,8 @@ def run_simulation(
                 progress(done)
     else:
         processes = min(config.jobs, len(chunks))
-        with multiprocessing.Pool(processes, _start_worker, (config,)) as pool:
+        initargs = config, _shared_solves(config)
+        with multiprocessing.Pool(processes, _start_worker, initargs) as pool:
             for number, part in pool.imap_unordered(_worker_chunk, chunks):
                 parts[number] = part
                 done += part.games

@@ -36,8 +36,10 @@ if TYPE_CHECKING:
     from spieltisch.games.pickomino.rules import Pickomino
 
 __all__ = [
+    "SOLVED_RECORD",
     "ActionOdds",
     "ClaimingValuation",
+    "SolveExchange",
     "TurnOdds",
     "TurnOutcome",
     "TurnSolution",
@@ -50,6 +52,7 @@ __all__ = [
     "choose_action",
     "greedy_outcome",
     "position_index",
+    "share_solved_turns",
     "solve_table",
     "solve_turn",
     "solve_values",
@@ -693,17 +696,83 @@ def _tile_values(table: TurnTable, tiles: list[int]) -> tuple[float, ...]:
 _TILE_WORMS = [tile_worms(tile) if tile >= TILES[0] else 0 for tile in range(SUMS)]
 
 
-@lru_cache(maxsize=16384)
-def _optimal_stops(
-    worm_values: tuple[float, ...], fail_value: float
-) -> tuple[float, _Stops, float]:
+_SolvedStops = tuple[float, _Stops, float]  # expected, stops, seconds
+
+
+def _solve_stops(worm_values: tuple[float, ...], fail_value: float) -> _SolvedStops:
     """The optimal turn's value and stops when a stop with a worm and the sum s is worth
-    `worm_values[s]`; many tables share their stop values."""
+    `worm_values[s]`, and the seconds it took."""
     started = time.perf_counter()
     values = np.full((SUMS, 2), fail_value)
     values[:, 1] = worm_values
     expected, stops, _ = _optimal_turn(values, fail_value)
     return expected, stops, time.perf_counter() - started
+
+
+SOLVED_RECORD = 2 * SUMS + 4
+"""Numbers in a shared solved turn: its worm values by sum and fail value (the key), its
+value, its chances to stop with a worm by sum and to take nothing, and its seconds."""
+
+
+class SolveExchange(Protocol):
+    """Where processes that solve turns side by side share them, as records of floats."""
+
+    def append(self, record: Sequence[float]) -> None: ...
+
+    def take_new(self) -> list[list[float]]: ...
+
+
+class _OptimalStops:
+    """`_solve_stops` of recent stop values (many tables share theirs), shared with other
+    processes through an exchange where one is set (`share_solved_turns`). A solved turn is
+    a pure function of its key, so whoever solved it, the result is the same."""
+
+    KEPT = 16384
+
+    def __init__(self) -> None:
+        self.kept: dict[tuple[tuple[float, ...], float], _SolvedStops] = {}
+        self.exchange: SolveExchange | None = None
+
+    def __call__(self, worm_values: tuple[float, ...], fail_value: float) -> _SolvedStops:
+        key = worm_values, fail_value
+        found = self.kept.get(key)
+        if found is None and self.exchange is not None:
+            for record in self.exchange.take_new():
+                self._keep(*_from_record(record))
+            found = self.kept.get(key)
+        if found is None:
+            found = _solve_stops(worm_values, fail_value)
+            self._keep(key, found)
+            if self.exchange is not None:
+                self.exchange.append(_record(key, found))
+        return found
+
+    def _keep(self, key: tuple[tuple[float, ...], float], solved: _SolvedStops) -> None:
+        if len(self.kept) >= self.KEPT:
+            self.kept.clear()
+        self.kept[key] = solved
+
+
+def _record(key: tuple[tuple[float, ...], float], solved: _SolvedStops) -> list[float]:
+    (worm_values, fail_value), (expected, stops, seconds) = key, solved
+    return [*worm_values, fail_value, expected, *stops.with_worm, stops.without, seconds]
+
+
+def _from_record(
+    record: list[float],
+) -> tuple[tuple[tuple[float, ...], float], _SolvedStops]:
+    worm_values, (fail_value, expected) = tuple(record[:SUMS]), record[SUMS : SUMS + 2]
+    with_worm, (without, seconds) = tuple(record[SUMS + 2 : -2]), record[-2:]
+    return (worm_values, fail_value), (expected, _Stops(with_worm, without), seconds)
+
+
+_optimal_stops = _OptimalStops()
+
+
+def share_solved_turns(exchange: SolveExchange | None) -> None:
+    """Share the optimal turns this process solves, and take those of others, through
+    `exchange` (None: no more sharing)."""
+    _optimal_stops.exchange = exchange
 
 
 def cached_outcome(table: TurnTable) -> TurnOutcome:
