@@ -20,6 +20,7 @@ table and by the sums at which greedy stops.
 from __future__ import annotations
 
 import math
+import operator
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -812,7 +813,7 @@ def _greedy_normalised(table: TurnTable) -> TurnOutcome:
     stops = _greedy_stops(tuple(tile > 0 for tile in tiles))
     values = _tile_values(table, tiles)
     expected = stops.without * table.fail_value
-    expected += sum(chance * value for chance, value in zip(stops.with_worm, values, strict=True))
+    expected += sum(map(operator.mul, stops.with_worm, values))
     return _outcome(tiles, expected, stops, time.perf_counter() - started)
 
 
@@ -823,9 +824,10 @@ def greedy_outcome(table: TurnTable) -> TurnOutcome:
 
 
 def _normalised(table: TurnTable) -> TurnTable:
-    return TurnTable(
-        table.grill, table.own_top, tuple(sorted(table.other_tops)), table.steal_weight
-    )
+    others = tuple(sorted(table.other_tops))
+    if others == table.other_tops:
+        return table
+    return TurnTable(table.grill, table.own_top, others, table.steal_weight)
 
 
 def cached_solution(table: TurnTable) -> TurnSolution:
