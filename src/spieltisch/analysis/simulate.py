@@ -20,7 +20,8 @@ Turn level: when every seat's bot decides a Pickomino turn from the turn's own p
 `turn_outcome`), a game is played a whole turn at a time, one seeded draw per turn picks how
 the turn ends (`analysis.turn_play`, with the game's dice generator). That is
 the same game in distribution as rolling every die, and faster (bots cache the chances by what
-their turn depends on), but not the same games as `play_match`: the report says
+their turn depends on, and the processes share the turns they solve), but not the same games
+as `play_match`: the report says
 `"level": "turn"`, the games' statistics see only the positions between turns, and records of
 games (`play_match`, replays, tournaments) always hold the dice. `dice=True` (`--dice`) plays
 every roll, as any seat that needs dice (`random`, other games) does anyway.
