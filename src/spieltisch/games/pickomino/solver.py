@@ -334,7 +334,7 @@ def _solve_places(stops: Floats, fail_value: float, *, fails: bool = False) -> _
     roll_fails = np.zeros(len(stops)) if fails else None
     choices = []
     for level in turn_structure().levels:
-        best, reached = _first_best(level.offers, value[level.offers])
+        best, reached = _first_best(level.offers, np.take(value, level.offers))
         rolled = np.add.reduceat(best * level.probs, level.starts) + level.fail * fail_value
         roll_value[level.positions] = rolled
         stop = value[level.positions]
