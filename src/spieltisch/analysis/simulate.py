@@ -20,7 +20,8 @@ Turn level: when every seat's bot decides a Pickomino turn from the turn's own p
 `turn_outcome`), a game is played a whole turn at a time, one seeded draw per turn picks how
 the turn ends (`analysis.turn_play`, with the game's dice generator). That is
 the same game in distribution as rolling every die, and faster (bots cache the chances by what
-their turn depends on), but not the same games as `play_match`: the report says
+their turn depends on, and the processes share the turns they solve), but not the same games
+as `play_match`: the report says
 `"level": "turn"`, the games' statistics see only the positions between turns, and records of
 games (`play_match`, replays, tournaments) always hold the dice. `dice=True` (`--dice`) plays
 every roll, as any seat that needs dice (`random`, other games) does anyway.
@@ -31,11 +32,14 @@ mutable table: the same games, dice and statistics as one action at a time.
 
 from __future__ import annotations
 
+import ctypes
+import gc
 import multiprocessing
 import random
 import signal
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import sqrt
@@ -44,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 from spieltisch.analysis import karolinchen_stats  # noqa: F401  (registers its statistics)
 from spieltisch.analysis.game_stats import StatsHook, Totals, add_totals, stats_hook
 from spieltisch.analysis.karolinchen_stats import playout_totals
+from spieltisch.analysis.shared_records import SharedRecords
 from spieltisch.bots.base import Bot, make_bot, read_bot_spec
 from spieltisch.bots.karolinchen import playout_seat
 from spieltisch.core.errors import InvalidOptions
@@ -205,10 +210,29 @@ class _Tally:
         add_totals(self.totals, other.totals)
 
 
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters
+_SHARED_SOLVES = 1 << 15  # solved turns the processes of one simulation share at most
+_KEPT_FREE = 32 << 20  # bytes
+
+
+def keep_freed_memory() -> None:
+    """Ask glibc's malloc to keep freed memory for reuse rather than give it back to the
+    system at once: the Pickomino turn solver's arrays of a few hundred kB would otherwise
+    fault their pages in anew at every solve, most of a simulation's system time. Where
+    the C library is another, nothing changes."""
+    try:
+        mallopt = ctypes.CDLL("libc.so.6").mallopt
+    except (OSError, AttributeError):
+        return
+    mallopt(_M_MMAP_THRESHOLD, _KEPT_FREE)
+    mallopt(_M_TRIM_THRESHOLD, 2 * _KEPT_FREE)
+
+
 class _Table:
     """One process's games and bots, built once and reused for every game it plays."""
 
     def __init__(self, config: SimulationConfig) -> None:
+        keep_freed_memory()
         self.config = config
         self.hook: StatsHook | None = stats_hook(config.game)
         self.variants = len(_variant_indices(config))
@@ -291,18 +315,50 @@ class _Table:
 _WORKER_TABLE: _Table | None = None
 
 
-def _start_worker(config: SimulationConfig) -> None:
-    """Pool initializer: Ctrl-C is the parent's to handle; build the table once."""
+def _start_worker(config: SimulationConfig, solved: SharedRecords | None) -> None:
+    """Pool initializer: Ctrl-C is the parent's to handle; share solved turns; build the
+    table once."""
     global _WORKER_TABLE
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if solved is not None:
+        from spieltisch.games.pickomino.solver import share_solved_turns
+
+        share_solved_turns(solved)
     _WORKER_TABLE = _Table(config)
+
+
+def _shared_solves(config: SimulationConfig) -> SharedRecords | None:
+    """Where the processes of turn-level play share the turns they solve: the same turns
+    come up in many games, whichever process plays them."""
+    if not plays_turns(config):
+        return None
+    from spieltisch.games.pickomino.solver import SOLVED_RECORD
+
+    return SharedRecords(SOLVED_RECORD, _SHARED_SOLVES)
 
 
 def _worker_chunk(task: tuple[int, int, int]) -> tuple[int, _Tally]:
     number, start, stop = task
     if _WORKER_TABLE is None:
         raise RuntimeError("simulation worker was not started")
-    return number, _WORKER_TABLE.play_chunk(start, stop)
+    part = _WORKER_TABLE.play_chunk(start, stop)
+    gc.freeze()  # see _frozen_between_chunks; the worker ends with the simulation
+    return number, part
+
+
+@contextmanager
+def _frozen_between_chunks() -> Iterator[Callable[[], None]]:
+    """A call for after each chunk: what outlives its games (the bots' and the solver's
+    caches, hundreds of thousands of objects) leaves the cycle collector's care, which walked
+    all of it again at each full collection: a quarter of the time of turn-level play.
+    Undone at the end; nothing is frozen where objects were frozen before."""
+    if gc.get_freeze_count():
+        yield lambda: None
+        return
+    try:
+        yield gc.freeze
+    finally:
+        gc.unfreeze()
 
 
 def _chunks(games: int) -> list[tuple[int, int, int]]:
@@ -324,14 +380,17 @@ def run_simulation(
     done = 0
     if config.jobs == 1:
         table = _Table(config)
-        for number, start, stop in chunks:
-            parts[number] = table.play_chunk(start, stop)
-            done += stop - start
-            if progress is not None:
-                progress(done)
+        with _frozen_between_chunks() as between_chunks:
+            for number, start, stop in chunks:
+                parts[number] = table.play_chunk(start, stop)
+                between_chunks()
+                done += stop - start
+                if progress is not None:
+                    progress(done)
     else:
         processes = min(config.jobs, len(chunks))
-        with multiprocessing.Pool(processes, _start_worker, (config,)) as pool:
+        initargs = config, _shared_solves(config)
+        with multiprocessing.Pool(processes, _start_worker, initargs) as pool:
             for number, part in pool.imap_unordered(_worker_chunk, chunks):
                 parts[number] = part
                 done += part.games

@@ -1,8 +1,9 @@
 """Pickomino played a whole turn at a time, for `analysis.simulate`.
 
 Each seat's bot gives the exact chances of every way its turn can end (`TurnPlayer`); one
-seeded draw per turn picks the end. A seat keeps the ends of the positions it has seen with
-their cumulative chances, so a repeated position costs a lookup and a bisection.
+seeded draw per turn picks the end. A seat keeps the ends it has seen with their cumulative
+chances, by what they depend on (the bot's `outcome_key`: for `optimal` and `greedy` the
+grill and the top tiles), so a repeated one costs a lookup and a bisection.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ class TurnDrawer:
 
     def draw(self, state: PickominoState, rng: random.Random) -> TurnEnd:
         """The end of the turn starting in `state`, by one draw from `rng`."""
-        key = state.grill, state.stacks, state.seat
+        key = self.player.outcome_key(state)
         found = self.kept.get(key)
         if found is None:
             if len(self.kept) >= _KEPT:

@@ -29,7 +29,7 @@ from spieltisch.games.pickomino.state import ROLL, Action, Phase, PickominoState
 from spieltisch.games.pickomino.winner import WinValuation
 from spieltisch.games.pickomino.winprob import shipped_model
 
-__all__ = ["GreedyBot", "OptimalBot", "TurnPlayer", "WinnerBot", "turn_key"]
+__all__ = ["GreedyBot", "OptimalBot", "TurnPlayer", "WinnerBot", "table_key", "turn_key"]
 
 
 @runtime_checkable
@@ -37,6 +37,11 @@ class TurnPlayer(Protocol):
     """A bot that knows the chances of every way its whole turn ends."""
 
     def turn_outcome(self, state: PickominoState) -> TurnOutcome: ...
+
+    def outcome_key(self, state: PickominoState) -> tuple[object, ...]:
+        """All that `turn_outcome(state)` and the claims of its ends depend on: two positions
+        with equal keys end their turns alike."""
+        ...
 
 
 @register_bot(Pickomino.name)
@@ -65,6 +70,9 @@ class GreedyBot(Bot):
         """The chances of each way the turn starting in `state` ends."""
         return greedy_outcome(TurnTable.from_state(self.game, state))
 
+    def outcome_key(self, state: PickominoState) -> tuple[object, ...]:
+        return table_key(state)
+
 
 @register_bot(Pickomino.name)
 class OptimalBot(Bot):
@@ -89,6 +97,17 @@ class OptimalBot(Bot):
     def turn_outcome(self, state: PickominoState) -> TurnOutcome:
         """The chances of each way the turn starting in `state` ends."""
         return cached_outcome(TurnTable.from_state(self.game, state, self.steal_weight))
+
+    def outcome_key(self, state: PickominoState) -> tuple[object, ...]:
+        return table_key(state)
+
+
+def table_key(state: PickominoState) -> tuple[object, ...]:
+    """What the `TurnTable` of the mover's turn holds: the grill, the mover's top tile and
+    the others' top tiles (in order, as the solver's caches normalise them)."""
+    tops = [stack[-1] if stack else None for stack in state.stacks]
+    own = tops.pop(state.seat)
+    return state.grill, own, tuple(sorted(top for top in tops if top is not None))
 
 
 def turn_key(state: PickominoState) -> tuple[object, ...]:
@@ -138,7 +157,7 @@ class WinnerBot(Bot):
 
     def turn_outcome(self, state: PickominoState) -> TurnOutcome:
         """The chances of each way the turn starting in `state` ends (kept by position)."""
-        key = state.grill, state.stacks, state.seat
+        key = self.outcome_key(state)
         if key not in self._outcomes:
             if len(self._outcomes) >= self._OUTCOMES_KEPT:
                 self._outcomes.clear()
@@ -148,6 +167,9 @@ class WinnerBot(Bot):
             else:
                 self._outcomes[key] = turn_outcome(valuation)
         return self._outcomes[key]
+
+    def outcome_key(self, state: PickominoState) -> tuple[object, ...]:
+        return state.grill, state.stacks, state.seat
 
     def _valuation(self, state: PickominoState) -> TurnTable | WinValuation:
         try:

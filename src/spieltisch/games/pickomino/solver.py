@@ -20,9 +20,10 @@ table and by the sums at which greedy stops.
 from __future__ import annotations
 
 import math
+import operator
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -36,8 +37,10 @@ if TYPE_CHECKING:
     from spieltisch.games.pickomino.rules import Pickomino
 
 __all__ = [
+    "SOLVED_RECORD",
     "ActionOdds",
     "ClaimingValuation",
+    "SolveExchange",
     "TurnOdds",
     "TurnOutcome",
     "TurnSolution",
@@ -50,6 +53,7 @@ __all__ = [
     "choose_action",
     "greedy_outcome",
     "position_index",
+    "share_solved_turns",
     "solve_table",
     "solve_turn",
     "solve_values",
@@ -67,6 +71,8 @@ SUMS = DICE * max(FACE_VALUES) + 1  # 0..40
 LEVELS = DICE + 1  # dice left 0..8
 SIZE = MASKS * LEVELS * SUMS
 EXTRA_SLOT = SIZE  # values: a face the roll does not show (-inf); masses: failed rolls
+_ENDS = np.arange(SIZE)
+_STOP_BINS = _ENDS % SUMS * 2 + ((_ENDS // (LEVELS * SUMS)) >> WORM & 1)  # (sum, worm) of each
 _VALUES = np.array(FACE_VALUES, dtype=np.intp)
 
 
@@ -86,7 +92,7 @@ class _Level:
     rows: Ints  # (P,) each roll's position, as a row of `positions` (in row order)
     starts: Ints  # (N,) each position's first roll
     probs: Floats  # (P,) each roll's probability
-    offers: Ints  # (F, P) the child of setting aside a slot's face (EXTRA_SLOT: not shown)
+    offers: Ints  # (F, P) the child of setting aside a slot's face (the extra slot: not shown)
     faces: Ints  # (F, P) the slot's face (0 for padding)
     counts: Ints  # (F, P) the dice showing it
     fail: Floats  # (N,) chance that a roll shows no free face: the turn fails
@@ -94,8 +100,18 @@ class _Level:
 
 @dataclass(frozen=True)
 class _Structure:
+    """The positions some set-asides reach, numbered as places: place k is the position
+    `places[k]`, place `extra` (= R, the count of places) the extra slot. The levels hold
+    places, so the solver's arrays have R + 1 entries instead of SIZE + 1."""
+
     levels: tuple[_Level, ...]  # in solving order: fewer dice left first
-    worm_of_mask: npt.NDArray[np.bool_]  # (MASKS,)
+    places: Ints  # (R,) the position index of each place
+    stop_bins: Ints  # (R,) each place's stop value as a flat index of (SUMS, 2): sum * 2 + worm
+    root: int  # the place the turn starts from, before its first roll
+
+    @property
+    def extra(self) -> int:
+        return len(self.places)
 
 
 def _reachable() -> npt.NDArray[np.bool_]:
@@ -216,6 +232,9 @@ def turn_structure() -> _Structure:
     reach = _reachable()
     table, faces = _count_table(), _free_faces()
     popcount = ((np.arange(MASKS)[:, None] >> np.arange(NUM_FACES)) & 1).sum(axis=1)
+    places = np.flatnonzero(reach)  # in position_index order
+    place_of = np.full(SIZE + 1, len(places))  # the extra slot for the rest
+    place_of[places] = np.arange(len(places))
     levels = []
     for dice in range(1, DICE + 1):
         masks, sums = np.nonzero(reach[:ALL_FACES, dice, :])
@@ -225,9 +244,12 @@ def turn_structure() -> _Structure:
             for count in range(1, NUM_FACES + 1)
             if (free == count).any()
         ]
-        levels.append(_level(dice, groups))
-    worm = (np.arange(MASKS) >> WORM) & 1 == 1
-    return _Structure(tuple(levels), worm)
+        level = _level(dice, groups)
+        levels.append(
+            replace(level, positions=place_of[level.positions], offers=place_of[level.offers])
+        )
+    root = int(place_of[position_index(0, DICE, 0)])
+    return _Structure(tuple(levels), places, _STOP_BINS[places], root)
 
 
 # --- solving --------------------------------------------------------------------------------
@@ -245,9 +267,6 @@ class TurnSolution:
     roll_value: Floats
     fail_chance: Floats | None = None  # chance that the turn fails from each position
     roll_fail_chance: Floats | None = None  # the same when rolling on from there
-    choices: tuple[Ints, ...] | None = field(
-        default=None, repr=False
-    )  # per level: (P,) the position each roll leads to
     seconds: float = 0.0
 
     @property
@@ -270,73 +289,74 @@ class TurnSolution:
         return bool(self.roll_value[i] > self.stop_values[total, worm])
 
 
-def solve_values(
-    stop_values: Floats, fail_value: float, *, policy: bool = False, fails: bool = False
-) -> TurnSolution:
-    """Solve one turn for stop values per (sum, worm) and the value of a failed turn.
+class _Solved(NamedTuple):
+    """A turn solved place by place (see `_Structure`); `value` and `fail_chance` end with
+    the extra slot."""
 
-    With `policy`, also the position each roll leads to under the optimal policy; with
-    `fails`, also the chance of failing from every position.
-    """
-    structure = turn_structure()
+    value: Floats
+    roll_value: Floats
+    choices: tuple[Ints, ...]  # per level: (P,) the place each roll leads to
+    fail_chance: Floats | None
+    roll_fail_chance: Floats | None
+
+
+def solve_values(stop_values: Floats, fail_value: float, *, fails: bool = False) -> TurnSolution:
+    """Solve one turn for stop values per (sum, worm) and the value of a failed turn; with
+    `fails`, also the chance of failing from every position."""
+    places = turn_structure().places
     started = time.perf_counter()  # the dynamic programming alone, not the structure
-    worm = structure.worm_of_mask.astype(np.intp)
-    value = np.empty(SIZE + 1)
-    value[:SIZE] = _stops_by_position(stop_values)
-    value[EXTRA_SLOT] = -np.inf
-    roll_value = np.full(SIZE, -np.inf)
-    fail_chance = _stop_fails(stop_values, fail_value, worm) if fails else None
-    roll_fails = np.zeros(SIZE) if fails else None
+    stops = _stops_by_position(stop_values)
+    solved = _solve_places(stops[places], fail_value, fails=fails)
+    seconds = time.perf_counter() - started
+    value = np.append(stops, -np.inf)  # the extra slot: a face the roll does not show
+    value[places] = solved.value[:-1]
+    roll_value = _by_position(np.full(SIZE, -np.inf), solved.roll_value)
+    fail_chance = roll_fails = None
+    if solved.fail_chance is not None and solved.roll_fail_chance is not None:
+        fail_chance = _by_position((fail_value >= stops).astype(np.float64), solved.fail_chance)
+        roll_fails = _by_position(np.zeros(SIZE), solved.roll_fail_chance)
+    return TurnSolution(
+        stop_values, fail_value, value, roll_value, fail_chance, roll_fails, seconds
+    )
+
+
+def _by_position(rest: Floats, by_place: Floats) -> Floats:
+    """`rest`, one value per position, with the places' values written over it."""
+    rest[turn_structure().places] = by_place[: turn_structure().extra]
+    return rest
+
+
+def _solve_places(stops: Floats, fail_value: float, *, fails: bool = False) -> _Solved:
+    """The dynamic programming over the places, whose stop values are `stops`."""
+    value = np.append(stops, -np.inf)  # the extra slot: a face the roll does not show
+    roll_value = np.full(len(stops), -np.inf)
+    fail_chance = np.append(fail_value >= stops, False).astype(np.float64) if fails else None
+    roll_fails = np.zeros(len(stops)) if fails else None
     choices = []
-    for level in structure.levels:
-        best, reached = _best_offers(level, value)
+    for level in turn_structure().levels:
+        best, reached = _first_best(level.offers, np.take(value, level.offers))
         rolled = np.add.reduceat(best * level.probs, level.starts) + level.fail * fail_value
         roll_value[level.positions] = rolled
         stop = value[level.positions]
         value[level.positions] = np.maximum(stop, rolled)
-        if policy or fails:
-            choices.append(reached)
+        choices.append(reached)
         if fail_chance is not None and roll_fails is not None:
             flows = fail_chance[reached] * level.probs
             rolled_fails = np.add.reduceat(flows, level.starts) + level.fail
             roll_fails[level.positions] = rolled_fails
             here = fail_chance[level.positions]
             fail_chance[level.positions] = np.where(rolled > stop, rolled_fails, here)
-    return TurnSolution(
-        stop_values,
-        fail_value,
-        value,
-        roll_value,
-        None if fail_chance is None else fail_chance[:SIZE],
-        roll_fails,
-        tuple(choices) if choices else None,
-        time.perf_counter() - started,
-    )
+    return _Solved(value, roll_value, tuple(choices), fail_chance, roll_fails)
 
 
-def _stop_fails(stop_values: Floats, fail_value: float, worm: Ints) -> Floats:
-    """1 where a stop takes no tile, per position."""
-    fails = np.empty(SIZE + 1)
-    per_mask = (fail_value >= stop_values[:, worm].T).astype(np.float64)
-    fails[:SIZE] = np.broadcast_to(per_mask[:, None, :], (MASKS, LEVELS, SUMS)).reshape(-1)
-    fails[EXTRA_SLOT] = 0.0
-    return fails
-
-
-def _best_offers(level: _Level, value: Floats) -> tuple[Floats, Ints]:
-    """The best value each roll offers, (P,), and the position it leads to when the first
-    best free face is set aside, as the bots choose."""
-    offered = value[level.offers]
-    best = offered.max(axis=0)
-    return best, _first_best(level.offers, offered, best)
-
-
-def _first_best(offers: Ints, scores: npt.NDArray[Any], best: npt.NDArray[Any]) -> Ints:
-    """For each roll (column), the offer of the first slot whose score is `best`."""
+def _first_best(offers: Ints, scores: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], Ints]:
+    """For each roll (column): the best score of its slots, and the offer of the first slot
+    with that score (the first best free face, as the bots choose)."""
+    best = scores.max(axis=0)
     reached: Ints = offers[-1]
     for slot in range(len(offers) - 2, -1, -1):
         reached = np.where(scores[slot] == best, offers[slot], reached)
-    return reached
+    return best, reached
 
 
 # --- the table a turn is played against -------------------------------------------------------
@@ -427,9 +447,9 @@ def _grill_tiles_by_sum(grill: tuple[int, ...]) -> Ints:
     return found
 
 
-def solve_table(table: Valuation, *, policy: bool = False, fails: bool = False) -> TurnSolution:
+def solve_table(table: Valuation, *, fails: bool = False) -> TurnSolution:
     """The turn solved for any valuation of its ends (a `TurnTable`: the most worms)."""
-    return solve_values(table.stop_values(), table.fail_value, policy=policy, fails=fails)
+    return solve_values(table.stop_values(), table.fail_value, fails=fails)
 
 
 # --- the outcome of a turn under the optimal policy -------------------------------------------
@@ -447,39 +467,37 @@ class TurnOutcome:
 
 
 def _final_mass(choices: Sequence[Ints], rolls_on: npt.NDArray[np.bool_]) -> Floats:
-    """Chance that the turn stops at each position when each roll of each level leads to
+    """Chance that the turn stops at each place when each roll of each level leads to
     `choices` and the player rolls on where `rolls_on`; the extra slot: failed rolls."""
-    mass = np.zeros(SIZE + 1)
-    root = position_index(0, DICE, 0)
+    structure = turn_structure()
+    root, extra = structure.root, structure.extra
+    mass = np.zeros(extra + 1)
     mass[root] = 1.0
-    for level, reached in zip(turn_structure().levels[::-1], choices[::-1], strict=True):
+    for level, reached in zip(structure.levels[::-1], choices[::-1], strict=True):
         here = mass[level.positions]
         rolls = rolls_on[level.positions] | (level.positions == root)  # the first roll
         rolling = here * rolls
-        mass[EXTRA_SLOT] += rolling @ level.fail
+        mass[extra] += rolling @ level.fail
         mass[level.positions] = here * ~rolls
         flows = rolling[level.rows] * level.probs
-        mass += np.bincount(reached, flows, minlength=SIZE + 1)
+        mass += np.bincount(reached, flows, minlength=extra + 1)
     return mass
-
-
-def _optimal_mass(solution: TurnSolution) -> Floats:
-    """`_final_mass` under the optimal policy: roll on only where it is strictly better."""
-    if solution.choices is None:
-        raise ValueError("solve with policy=True to follow the policy forward")
-    rolls_on = solution.roll_value > _stops_by_position(solution.stop_values)
-    return _final_mass(solution.choices, rolls_on)
 
 
 def _stops_by_position(stop_values: Floats) -> Floats:
     """The value of stopping at each position."""
-    worm = turn_structure().worm_of_mask.astype(np.intp)
-    per_mask = stop_values[:, worm].T  # (MASKS, SUMS)
-    return np.broadcast_to(per_mask[:, None, :], (MASKS, LEVELS, SUMS)).reshape(-1)
+    return np.ravel(stop_values)[_STOP_BINS]
 
 
-_ENDS = np.arange(SIZE)
-_STOP_BINS = _ENDS % SUMS * 2 + ((_ENDS // (LEVELS * SUMS)) >> WORM & 1)  # (sum, worm) of each
+def _optimal_turn(stop_values: Floats, fail_value: float) -> tuple[float, _Stops, float]:
+    """The optimal turn's value and stops, and the seconds of its dynamic programming."""
+    started = time.perf_counter()
+    stops = np.ravel(stop_values)[turn_structure().stop_bins]
+    solved = _solve_places(stops, fail_value)
+    seconds = time.perf_counter() - started
+    mass = _final_mass(solved.choices, solved.roll_value > stops)  # ties go to stopping
+    expected = float(solved.roll_value[turn_structure().root])
+    return expected, _stop_chances(mass), seconds
 
 
 class _Stops(NamedTuple):
@@ -492,8 +510,9 @@ class _Stops(NamedTuple):
 
 def _stop_chances(mass: Floats) -> _Stops:
     """From `_final_mass`: the chances of `_Stops`."""
-    stops = np.bincount(_STOP_BINS, mass[:SIZE], minlength=SUMS * 2).reshape(SUMS, 2)
-    return _Stops(tuple(stops[:, 1].tolist()), float(mass[EXTRA_SLOT] + stops[:, 0].sum()))
+    bins = turn_structure().stop_bins
+    stops = np.bincount(bins, mass[:-1], minlength=SUMS * 2).reshape(SUMS, 2)
+    return _Stops(tuple(stops[:, 1].tolist()), float(mass[-1] + stops[:, 0].sum()))
 
 
 class ClaimingValuation(Protocol):
@@ -511,11 +530,10 @@ def turn_outcome(table: ClaimingValuation) -> TurnOutcome:
     """Expected value, chance of failing and chance of each tile when the turn is played to
     maximise `table` (a `TurnTable`: the most worms), timed from scratch."""
     started = time.perf_counter()
-    solution = solve_values(table.stop_values(), table.fail_value, policy=True)
-    stops = _stop_chances(_optimal_mass(solution))
+    expected, stops, solve_seconds = _optimal_turn(table.stop_values(), table.fail_value)
     tiles = [table.claim(total)[1] or 0 for total in range(SUMS)]
     seconds = time.perf_counter() - started
-    return _outcome(tiles, solution.expected, stops, seconds, solution.seconds)
+    return _outcome(tiles, expected, stops, seconds, solve_seconds)
 
 
 def _outcome(
@@ -655,39 +673,107 @@ def _outcome_normalised(table: TurnTable) -> TurnOutcome:
 def _claimed_tiles(table: TurnTable, steal_weight: float) -> list[int]:
     """`TurnTable.tiles_by_sum` in plain Python (fast for one table), stealing where a
     steal counted with `steal_weight` is worth at least the grill tile."""
-    tiles, grill, found = [], table.grill, 0
-    for total in range(SUMS):
-        while found < len(grill) and grill[found] <= total:
-            found += 1
-        tiles.append(grill[found - 1] if found else 0)
+    grill = table.grill
+    tiles = [0] * (grill[0] if grill else SUMS)
+    for low, high in zip(grill, (*grill[1:], SUMS), strict=True):
+        tiles += [low] * (high - low)  # each grill tile up to the next one
     for top in table.other_tops:
         grilled = tiles[top]
-        if not grilled or (1 + steal_weight) * tile_worms(top) >= tile_worms(grilled):
+        if not grilled or (1 + steal_weight) * _TILE_WORMS[top] >= _TILE_WORMS[grilled]:
             tiles[top] = top
     return tiles
 
 
-def _tile_values(table: TurnTable, tiles: Sequence[int]) -> tuple[float, ...]:
+def _tile_values(table: TurnTable, tiles: list[int]) -> tuple[float, ...]:
     """`TurnTable.tile_values` in plain Python."""
-    steal, fail = 1 + table.steal_weight, table.fail_value
-    return tuple(
-        (steal if tile in table.other_tops else 1) * tile_worms(tile) if tile else fail
-        for tile in tiles
-    )
+    fail = table.fail_value
+    values = [_TILE_WORMS[tile] if tile else fail for tile in tiles]
+    for top in table.other_tops:
+        if tiles[top] == top:  # stolen: only a top tile is taken at its own sum
+            values[top] *= 1 + table.steal_weight
+    return tuple(values)
 
 
-@lru_cache(maxsize=16384)
-def _optimal_stops(
-    worm_values: tuple[float, ...], fail_value: float
-) -> tuple[float, _Stops, float]:
+_TILE_WORMS = [tile_worms(tile) if tile >= TILES[0] else 0 for tile in range(SUMS)]
+
+
+_SolvedStops = tuple[float, _Stops, float]  # expected, stops, seconds
+
+
+def _solve_stops(worm_values: tuple[float, ...], fail_value: float) -> _SolvedStops:
     """The optimal turn's value and stops when a stop with a worm and the sum s is worth
-    `worm_values[s]`; many tables share their stop values."""
+    `worm_values[s]`, and the seconds it took."""
     started = time.perf_counter()
     values = np.full((SUMS, 2), fail_value)
     values[:, 1] = worm_values
-    solution = solve_values(values, fail_value, policy=True)
-    stops = _stop_chances(_optimal_mass(solution))
-    return solution.expected, stops, time.perf_counter() - started
+    expected, stops, _ = _optimal_turn(values, fail_value)
+    return expected, stops, time.perf_counter() - started
+
+
+SOLVED_RECORD = 2 * SUMS + 4
+"""Numbers in a shared solved turn: its worm values by sum and fail value (the key), its
+value, its chances to stop with a worm by sum and to take nothing, and its seconds."""
+
+
+class SolveExchange(Protocol):
+    """Where processes that solve turns side by side share them, as records of floats."""
+
+    def append(self, record: Sequence[float]) -> None: ...
+
+    def take_new(self) -> list[list[float]]: ...
+
+
+class _OptimalStops:
+    """`_solve_stops` of recent stop values (many tables share theirs), shared with other
+    processes through an exchange where one is set (`share_solved_turns`). A solved turn is
+    a pure function of its key, so whoever solved it, the result is the same."""
+
+    KEPT = 16384
+
+    def __init__(self) -> None:
+        self.kept: dict[tuple[tuple[float, ...], float], _SolvedStops] = {}
+        self.exchange: SolveExchange | None = None
+
+    def __call__(self, worm_values: tuple[float, ...], fail_value: float) -> _SolvedStops:
+        key = worm_values, fail_value
+        found = self.kept.get(key)
+        if found is None and self.exchange is not None:
+            for record in self.exchange.take_new():
+                self._keep(*_from_record(record))
+            found = self.kept.get(key)
+        if found is None:
+            found = _solve_stops(worm_values, fail_value)
+            self._keep(key, found)
+            if self.exchange is not None:
+                self.exchange.append(_record(key, found))
+        return found
+
+    def _keep(self, key: tuple[tuple[float, ...], float], solved: _SolvedStops) -> None:
+        if len(self.kept) >= self.KEPT:
+            self.kept.clear()
+        self.kept[key] = solved
+
+
+def _record(key: tuple[tuple[float, ...], float], solved: _SolvedStops) -> list[float]:
+    (worm_values, fail_value), (expected, stops, seconds) = key, solved
+    return [*worm_values, fail_value, expected, *stops.with_worm, stops.without, seconds]
+
+
+def _from_record(
+    record: list[float],
+) -> tuple[tuple[tuple[float, ...], float], _SolvedStops]:
+    worm_values, (fail_value, expected) = tuple(record[:SUMS]), record[SUMS : SUMS + 2]
+    with_worm, (without, seconds) = tuple(record[SUMS + 2 : -2]), record[-2:]
+    return (worm_values, fail_value), (expected, _Stops(with_worm, without), seconds)
+
+
+_optimal_stops = _OptimalStops()
+
+
+def share_solved_turns(exchange: SolveExchange | None) -> None:
+    """Share the optimal turns this process solves, and take those of others, through
+    `exchange` (None: no more sharing)."""
+    _optimal_stops.exchange = exchange
 
 
 def cached_outcome(table: TurnTable) -> TurnOutcome:
@@ -708,16 +794,15 @@ def _greedy_choices() -> tuple[Ints, ...]:
         faces, counts = level.faces, level.counts
         score = np.where(counts > 0, counts * _VALUES[faces] * NUM_FACES + faces, -1)
         score = np.where((faces == WORM) & (counts > 0), _GREEDY_WORM, score)
-        choices.append(_first_best(level.offers, score, score.max(axis=0)))
+        choices.append(_first_best(level.offers, score)[1])
     return tuple(choices)
 
 
 @lru_cache(maxsize=1024)
 def _greedy_stops(takes: tuple[bool, ...]) -> _Stops:
     """Greedy's stop chances when it stops, with a worm, at the sums where `takes` is true."""
-    positions = np.arange(SIZE)
-    worm = (positions // (LEVELS * SUMS)) >> WORM & 1 == 1
-    rolls_on = ~(worm & np.array(takes)[positions % SUMS])
+    bins = turn_structure().stop_bins  # sum * 2 + worm
+    rolls_on = ~((bins % 2 == 1) & np.array(takes)[bins // 2])
     return _stop_chances(_final_mass(_greedy_choices(), rolls_on))
 
 
@@ -728,7 +813,7 @@ def _greedy_normalised(table: TurnTable) -> TurnOutcome:
     stops = _greedy_stops(tuple(tile > 0 for tile in tiles))
     values = _tile_values(table, tiles)
     expected = stops.without * table.fail_value
-    expected += sum(chance * value for chance, value in zip(stops.with_worm, values, strict=True))
+    expected += sum(map(operator.mul, stops.with_worm, values))
     return _outcome(tiles, expected, stops, time.perf_counter() - started)
 
 
@@ -739,9 +824,10 @@ def greedy_outcome(table: TurnTable) -> TurnOutcome:
 
 
 def _normalised(table: TurnTable) -> TurnTable:
-    return TurnTable(
-        table.grill, table.own_top, tuple(sorted(table.other_tops)), table.steal_weight
-    )
+    others = tuple(sorted(table.other_tops))
+    if others == table.other_tops:
+        return table
+    return TurnTable(table.grill, table.own_top, others, table.steal_weight)
 
 
 def cached_solution(table: TurnTable) -> TurnSolution:
