@@ -66,6 +66,11 @@ def test_pettingzoo_env_is_order_enforced() -> None:
     assert isinstance(aec.unwrapped, SpieltischAEC)
     with pytest.raises(AssertionError, match="reset"):
         aec.step(0)
+    for name in ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos"):
+        with pytest.raises(AttributeError, match="before reset"):
+            getattr(aec, name)
+    aec.reset(seed=1)
+    assert aec.agents == aec.unwrapped.agents and aec.agent_selection == "player_0"
 
 
 def test_pettingzoo_human_render_mode_prints_the_picture(capsys: pytest.CaptureFixture) -> None:

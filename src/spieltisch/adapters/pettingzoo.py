@@ -182,9 +182,28 @@ class SpieltischAEC(AECEnv):  # type: ignore[misc]
         pass
 
 
+def reset_first(name: str) -> property:
+    """The environment's attribute `name`, read directly once reset: the wrapper's own look-up
+    of a missing attribute goes through a raised AttributeError on every read."""
+
+    def read(wrapper: OrderEnforced) -> Any:
+        if not wrapper._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(wrapper.env, name)
+
+    return property(read)
+
+
 class OrderEnforced(OrderEnforcingWrapper):  # type: ignore[misc]
-    """PettingZoo's order-enforcing wrapper whose `last` asks the environment directly, once
-    reset: the inherited one reads five attributes through the wrapper's slow look-up."""
+    """PettingZoo's order-enforcing wrapper that reads the environment's state and `last`
+    directly once reset; before a reset it refuses them as the inherited one does."""
+
+    agents = reset_first("agents")
+    agent_selection = reset_first("agent_selection")
+    rewards = reset_first("rewards")
+    terminations = reset_first("terminations")
+    truncations = reset_first("truncations")
+    infos = reset_first("infos")
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
