@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache
-from typing import Literal
+from typing import Literal, get_args
 
 from spieltisch.core.chance import multinomial_outcomes
 from spieltisch.core.options import int_between, option, start_seat_value
@@ -15,6 +15,8 @@ from spieltisch.games.pickomino.data import DICE, FACE_VALUES, NUM_FACES, TILES,
 __all__ = [
     "NO_DICE",
     "ROLL",
+    "STOPS",
+    "TAKES",
     "Action",
     "Claim",
     "Dice",
@@ -68,6 +70,9 @@ class FirstSeat:
 
 Action = Roll | Take | Stop | Dice | FirstSeat
 ROLL = Roll()
+TAKES = tuple(Take(face) for face in range(NUM_FACES))
+"""`Take` of each face, made once: legal moves share them (equal actions, faster look-ups)."""
+STOPS: dict[Claim, Stop] = {claim: Stop(claim) for claim in get_args(Claim)}
 
 
 # --- options and state ---------------------------------------------------------------------
