@@ -125,7 +125,7 @@ class Pickomino(Game[PickominoState, Action]):
         if isinstance(action, Take) and state.phase is Phase.CHOOSE:
             return self._apply_take(state, action.face)
         if isinstance(action, Roll) and state.phase is Phase.DECIDE and not state.turn_must_end:
-            return replace(state, phase=Phase.ROLL)
+            return state.in_turn(Phase.ROLL, state.kept, state.rolled)
         if isinstance(action, Stop) and state.phase is Phase.DECIDE:
             if action.claim not in self.claims(state):
                 raise IllegalAction(self._claim_error(state, action.claim))
@@ -145,7 +145,7 @@ class Pickomino(Game[PickominoState, Action]):
 
     def _rolled(self, state: PickominoState, counts: tuple[int, ...]) -> PickominoState:
         """The position after a roll showing the face counts `counts`."""
-        rolled = replace(state, phase=Phase.CHOOSE, rolled=counts)
+        rolled = state.in_turn(Phase.CHOOSE, state.kept, counts)
         if not self.choosable_faces(rolled):
             return self._fail(rolled)  # only faces already set aside: the turn fails at once
         return rolled
@@ -155,7 +155,7 @@ class Pickomino(Game[PickominoState, Action]):
             raise IllegalAction(self._take_error(state, face))
         kept = list(state.kept)
         kept[face] = state.rolled[face]
-        after = replace(state, phase=Phase.DECIDE, kept=tuple(kept), rolled=NO_DICE)
+        after = state.in_turn(Phase.DECIDE, tuple(kept), NO_DICE)
         if after.turn_must_end:
             claims = self.claims(after)
             if len(claims) == 1:

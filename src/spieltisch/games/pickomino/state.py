@@ -128,6 +128,13 @@ class PickominoState:
         """All 8 dice or all 6 faces are set aside: the turn ends by itself."""
         return self.dice_left == 0 or all(self.kept)
 
+    def in_turn(
+        self, phase: Phase, kept: tuple[int, ...], rolled: tuple[int, ...]
+    ) -> PickominoState:
+        """The next position of this turn: `replace` of the phase and the dice, made directly
+        (twice as fast, and every step of a turn makes one)."""
+        return PickominoState(self.grill, self.stacks, self.seat, phase, kept, rolled, self.turn)
+
     def top(self, seat: int) -> int | None:
         stack = self.stacks[seat]
         return stack[-1] if stack else None
