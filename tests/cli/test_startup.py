@@ -3,6 +3,7 @@ what it runs (checked in fresh interpreters, whose modules are what the command 
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import json
 import subprocess
@@ -10,6 +11,7 @@ import sys
 
 import pytest
 
+from spieltisch.cli.main import COMMAND_MODULES, build_parser
 from spieltisch.games import GAME_PACKAGES
 
 HEAVY = (
@@ -71,6 +73,35 @@ def test_solve_loads_of_the_games_only_the_solver_and_its_state() -> None:
     assert not {name for name in loaded if name.startswith(NOT_FOR_PARSING)}
     data = {(game, "data") for game in GAME_PACKAGES}
     assert game_modules(loaded) - data == {("pickomino", "solver"), ("pickomino", "state")}
+
+
+def test_solve_loads_of_the_commands_only_its_own() -> None:
+    loaded = {name for name in loaded_after(SOLVE) if name.startswith("spieltisch.cli.")}
+    assert loaded == {f"spieltisch.cli.{name}" for name in ("main", "common", "pickomino_cmds")}
+
+
+def commands_of(parser: argparse.ArgumentParser) -> list[str]:
+    (commands,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return list(commands.choices)
+
+
+def test_each_command_is_added_by_its_module_in_the_order_of_the_help() -> None:
+    assert commands_of(build_parser()) == list(COMMAND_MODULES)
+    for name in COMMAND_MODULES:
+        assert commands_of(build_parser(name)) == [name]
+    assert commands_of(build_parser("--help")) == list(COMMAND_MODULES)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["pickomino", "solve", "--json", "--grill", "21-30", "--tops", "31"],
+        ["play", "pickomino", "--seats", "greedy,optimal"],
+        ["simulate", "karolinchen", "--seats", "random,greedy", "--games", "3"],
+    ],
+)
+def test_a_command_alone_parses_its_words_as_every_command_does(words: list[str]) -> None:
+    assert vars(build_parser(words[0]).parse_args(words)) == vars(build_parser().parse_args(words))
 
 
 def test_solve_loads_no_library_it_does_not_use() -> None:
