@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import subprocess
 import sys
 
@@ -110,6 +111,22 @@ def test_solve_loads_no_library_it_does_not_use() -> None:
     assert "numpy" in loaded  # the solver's own
     assert not loaded & (set(HEAVY) - {"numpy"})
     assert "spieltisch.analysis.winner_training" not in loaded
+
+
+def blas_threads_after_solve(asked: str | None) -> str:
+    """OPENBLAS_NUM_THREADS in a fresh interpreter after a solve, started with `asked`."""
+    env = {name: value for name, value in os.environ.items() if name != "OPENBLAS_NUM_THREADS"}
+    env |= {"OPENBLAS_NUM_THREADS": asked} if asked else {}
+    code = f"{SOLVE}\nimport os\nprint(os.environ['OPENBLAS_NUM_THREADS'])"
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
+def test_solve_starts_numpy_with_one_blas_thread_unless_the_user_sets_more() -> None:
+    assert blas_threads_after_solve(None) == "1"
+    assert blas_threads_after_solve("2") == "2"
 
 
 def test_solve_json_times_the_solve_and_its_dynamic_programming() -> None:

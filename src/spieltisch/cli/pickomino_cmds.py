@@ -7,6 +7,7 @@ argument parser: `spieltisch --help` starts without them.
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -139,7 +140,15 @@ def _table(args: argparse.Namespace) -> TurnTable:
     return TurnTable(grill, own, tops, weight)
 
 
+def _one_blas_thread() -> None:
+    """Before the solver loads numpy: its arrays are small, so OpenBLAS's worker threads (one
+    per core) would cost this short command more to start than they could save. A value set
+    by the user is kept."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def run_solve(args: argparse.Namespace) -> int:
+    _one_blas_thread()
     from spieltisch.games.pickomino.solver import turn_outcome
 
     try:
@@ -179,6 +188,7 @@ def run_odds(args: argparse.Namespace) -> int:
         tiles = parse_tiles(args.grill)
     except ValueError as error:
         return fail(str(error))
+    _one_blas_thread()
     from spieltisch.games.pickomino.solver import tile_odds
 
     odds = tile_odds(tiles)
