@@ -71,8 +71,9 @@ class FirstSeat:
 Action = Roll | Take | Stop | Dice | FirstSeat
 ROLL = Roll()
 TAKES = tuple(Take(face) for face in range(NUM_FACES))
-"""`Take` of each face, made once: legal moves share them (equal actions, faster look-ups)."""
 STOPS: dict[Claim, Stop] = {claim: Stop(claim) for claim in get_args(Claim)}
+"""`TAKES[face]` and `STOPS[claim]`, made once: the legal moves share them (equal actions, which
+tables keyed by action find faster when they are the same object)."""
 
 
 # --- options and state ---------------------------------------------------------------------
