@@ -81,6 +81,11 @@ def test_solve_loads_of_the_commands_only_its_own() -> None:
     assert loaded == {f"spieltisch.cli.{name}" for name in ("main", "common", "pickomino_cmds")}
 
 
+def test_solve_loads_neither_records_nor_the_registry_nor_pathlib() -> None:
+    unused = {"pathlib", "spieltisch.core.record", "spieltisch.core.registry"}
+    assert not loaded_after(SOLVE) & unused
+
+
 def commands_of(parser: argparse.ArgumentParser) -> list[str]:
     (commands,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     return list(commands.choices)

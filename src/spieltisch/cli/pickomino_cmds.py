@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from spieltisch.analysis.training_plan import TrainConfig, Training
@@ -16,6 +15,8 @@ from spieltisch.cli.common import fail, print_json
 from spieltisch.games.pickomino.data import TILES, tile_worms
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from spieltisch.games.pickomino.solver import TurnTable
 
 __all__ = ["add_parser", "parse_tiles", "run_odds", "run_solve", "run_train_winner"]
@@ -35,6 +36,13 @@ def parse_tiles(text: str) -> tuple[int, ...]:
                 raise ValueError(f"there is no tile {number}; tiles are numbered 21 to 36")
             tiles.add(number)
     return tuple(sorted(tiles))
+
+
+def _path(text: str) -> Path:
+    """A file argument as a Path; pathlib loads only for a command that is given one."""
+    from pathlib import Path
+
+    return Path(text)
 
 
 def _tile(text: str) -> int:
@@ -64,7 +72,7 @@ def add_parser(commands: Any) -> None:
     _add_grill(odds)
     odds.add_argument("--json", action="store_true", help="print JSON")
     odds.add_argument(
-        "--plot", type=Path, metavar="FILE", help="also draw the table as a chart (.png or .svg)"
+        "--plot", type=_path, metavar="FILE", help="also draw the table as a chart (.png or .svg)"
     )
     odds.set_defaults(run=run_odds)
     _add_train_parser(tools)
@@ -104,7 +112,7 @@ def _add_train_parser(tools: Any) -> None:
     train.add_argument("--seed", type=int, default=1, help="seed of the games and the fit")
     train.add_argument("--jobs", type=int, default=1, help="processes that play the games")
     train.add_argument(
-        "--out", type=Path, help="where to write the model (default: the one the bot uses)"
+        "--out", type=_path, help="where to write the model (default: the one the bot uses)"
     )
     train.set_defaults(run=run_train_winner)
 
