@@ -1,4 +1,5 @@
-"""`spieltisch` command line: one sub-command per module, each with `add_parser` and `run`."""
+"""`spieltisch` command line: one sub-command per module, each with `add_parser` and `run`,
+named in `COMMAND_MODULES` (a new command is added there)."""
 
 from __future__ import annotations
 
