@@ -3,13 +3,16 @@ what it runs (checked in fresh interpreters, whose modules are what the command 
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import json
+import os
 import subprocess
 import sys
 
 import pytest
 
+from spieltisch.cli.main import COMMAND_MODULES, build_parser
 from spieltisch.games import GAME_PACKAGES
 
 HEAVY = (
@@ -73,12 +76,62 @@ def test_solve_loads_of_the_games_only_the_solver_and_its_state() -> None:
     assert game_modules(loaded) - data == {("pickomino", "solver"), ("pickomino", "state")}
 
 
+def test_solve_loads_of_the_commands_only_its_own() -> None:
+    loaded = {name for name in loaded_after(SOLVE) if name.startswith("spieltisch.cli.")}
+    assert loaded == {f"spieltisch.cli.{name}" for name in ("main", "common", "pickomino_cmds")}
+
+
+def test_solve_loads_neither_records_nor_the_registry_nor_pathlib() -> None:
+    unused = {"pathlib", "spieltisch.core.record", "spieltisch.core.registry"}
+    assert not loaded_after(SOLVE) & unused
+
+
+def commands_of(parser: argparse.ArgumentParser) -> list[str]:
+    (commands,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return list(commands.choices)
+
+
+def test_each_command_is_added_by_its_module_in_the_order_of_the_help() -> None:
+    assert commands_of(build_parser()) == list(COMMAND_MODULES)
+    for name in COMMAND_MODULES:
+        assert commands_of(build_parser(name)) == [name]
+    assert commands_of(build_parser("--help")) == list(COMMAND_MODULES)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["pickomino", "solve", "--json", "--grill", "21-30", "--tops", "31"],
+        ["play", "pickomino", "--seats", "greedy,optimal"],
+        ["simulate", "karolinchen", "--seats", "random,greedy", "--games", "3"],
+    ],
+)
+def test_a_command_alone_parses_its_words_as_every_command_does(words: list[str]) -> None:
+    assert vars(build_parser(words[0]).parse_args(words)) == vars(build_parser().parse_args(words))
+
+
 def test_solve_loads_no_library_it_does_not_use() -> None:
     loaded = loaded_after(SOLVE)
     assert "spieltisch.games.pickomino.solver" in loaded
     assert "numpy" in loaded  # the solver's own
     assert not loaded & (set(HEAVY) - {"numpy"})
     assert "spieltisch.analysis.winner_training" not in loaded
+
+
+def blas_threads_after_solve(asked: str | None) -> str:
+    """OPENBLAS_NUM_THREADS in a fresh interpreter after a solve, started with `asked`."""
+    env = {name: value for name, value in os.environ.items() if name != "OPENBLAS_NUM_THREADS"}
+    env |= {"OPENBLAS_NUM_THREADS": asked} if asked else {}
+    code = f"{SOLVE}\nimport os\nprint(os.environ['OPENBLAS_NUM_THREADS'])"
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
+def test_solve_starts_numpy_with_one_blas_thread_unless_the_user_sets_more() -> None:
+    assert blas_threads_after_solve(None) == "1"
+    assert blas_threads_after_solve("2") == "2"
 
 
 def test_solve_json_times_the_solve_and_its_dynamic_programming() -> None:

@@ -139,7 +139,7 @@ class SpieltischAEC(AECEnv):  # type: ignore[misc]
 
     def _select_mover(self) -> Mover:
         mover = self.game.to_move(self.state)
-        self.agent_selection = agent_name(mover if mover is not None else 0)
+        self.agent_selection = self.possible_agents[mover if mover is not None else 0]
         return mover
 
     def _legal(self) -> tuple[Mover, tuple[int, ...], list[Any]]:
@@ -149,8 +149,12 @@ class SpieltischAEC(AECEnv):  # type: ignore[misc]
         if self._legal_state is not state:
             mover = self.game.to_move(state)
             actions = self.game.legal_actions(state) if mover is not None else []
-            by_index = sorted((self.encoder.index_of(state, a), a) for a in actions)
-            self._legal_now = (mover, tuple(i for i, _ in by_index), [a for _, a in by_index])
+            index_of = self.encoder.index_of
+            indices = [index_of(state, action) for action in actions]
+            if indices != sorted(indices):  # many games list their actions in order already
+                order = sorted(range(len(actions)), key=indices.__getitem__)
+                indices, actions = [indices[i] for i in order], [actions[i] for i in order]
+            self._legal_now = (mover, tuple(indices), actions)
             self._legal_state = state
         return self._legal_now
 
@@ -182,9 +186,28 @@ class SpieltischAEC(AECEnv):  # type: ignore[misc]
         pass
 
 
+def reset_first(name: str) -> property:
+    """The environment's attribute `name`, read directly once reset: the wrapper's own look-up
+    of a missing attribute goes through a raised AttributeError on every read."""
+
+    def read(wrapper: OrderEnforced) -> Any:
+        if not wrapper._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(wrapper.env, name)
+
+    return property(read)
+
+
 class OrderEnforced(OrderEnforcingWrapper):  # type: ignore[misc]
-    """PettingZoo's order-enforcing wrapper whose `last` asks the environment directly, once
-    reset: the inherited one reads five attributes through the wrapper's slow look-up."""
+    """PettingZoo's order-enforcing wrapper that reads the environment's state and `last`
+    directly once reset; before a reset it refuses them as the inherited one does."""
+
+    agents = reset_first("agents")
+    agent_selection = reset_first("agent_selection")
+    rewards = reset_first("rewards")
+    terminations = reset_first("terminations")
+    truncations = reset_first("truncations")
+    infos = reset_first("infos")
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:

@@ -8,7 +8,6 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from spieltisch.core.errors import InvalidOptions
@@ -48,6 +47,8 @@ def add_option_argument(parser: argparse.ArgumentParser) -> None:
 
 def add_database_options(parser: argparse.ArgumentParser) -> None:
     """--db and --data-dir: the server's database, SQLite in the data directory by default."""
+    from pathlib import Path  # here: a command without a database does not load pathlib
+
     parser.add_argument(
         "--db",
         metavar="URL",

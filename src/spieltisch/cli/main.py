@@ -1,41 +1,51 @@
-"""`spieltisch` command line: one sub-command per module, each with `add_parser` and `run`."""
+"""`spieltisch` command line: one sub-command per module, each with `add_parser` and `run`,
+named in `COMMAND_MODULES` (a new command is added there)."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
 
 from spieltisch import __version__
 
-__all__ = ["build_parser", "main"]
+__all__ = ["COMMAND_MODULES", "build_parser", "main"]
+
+COMMAND_MODULES = {
+    "play": "play",
+    "simulate": "simulate",
+    "replay": "replay",
+    "pickomino": "pickomino_cmds",
+    "riffraff": "riffraff_cmds",
+    "serve": "serve",
+    "db": "db",
+    "tournament": "tournament",
+}
+"""Each command, in the order of the help, and its module in `spieltisch.cli`, which adds the
+command's parser (`add_parser`) and runs it."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    import spieltisch.cli.db as db
-    import spieltisch.cli.pickomino_cmds as pickomino_cmds
-    import spieltisch.cli.play as play
-    import spieltisch.cli.replay as replay
-    import spieltisch.cli.riffraff_cmds as riffraff_cmds
-    import spieltisch.cli.serve as serve
-    import spieltisch.cli.simulate as simulate
-    import spieltisch.cli.tournament as tournament
-
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; given a command's name, of that command alone, which
+    leaves the other commands' modules unloaded."""
     parser = argparse.ArgumentParser(
         prog="spieltisch",
         description="A game table for Pickomino, Karolinchen and Riff Raff: play, simulate, solve.",
     )
     parser.add_argument("--version", action="version", version=f"spieltisch {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in (play, simulate, replay, pickomino_cmds, riffraff_cmds, serve, db, tournament):
+    for name in [command] if command in COMMAND_MODULES else COMMAND_MODULES:
+        module = importlib.import_module(f"spieltisch.cli.{COMMAND_MODULES[name]}")
         module.add_parser(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(words[0] if words else None)  # a command comes first, if any
+    args = parser.parse_args(words)
     try:
         status = int(args.run(args))
         sys.stdout.flush()  # inside the try: a reader that left is noticed here

@@ -7,7 +7,7 @@ argument parser: `spieltisch --help` starts without them.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+import os
 from typing import TYPE_CHECKING, Any
 
 from spieltisch.analysis.training_plan import TrainConfig, Training
@@ -15,6 +15,8 @@ from spieltisch.cli.common import fail, print_json
 from spieltisch.games.pickomino.data import TILES, tile_worms
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from spieltisch.games.pickomino.solver import TurnTable
 
 __all__ = ["add_parser", "parse_tiles", "run_odds", "run_solve", "run_train_winner"]
@@ -34,6 +36,13 @@ def parse_tiles(text: str) -> tuple[int, ...]:
                 raise ValueError(f"there is no tile {number}; tiles are numbered 21 to 36")
             tiles.add(number)
     return tuple(sorted(tiles))
+
+
+def _path(text: str) -> Path:
+    """A file argument as a Path; pathlib loads only for a command that is given one."""
+    from pathlib import Path
+
+    return Path(text)
 
 
 def _tile(text: str) -> int:
@@ -63,7 +72,7 @@ def add_parser(commands: Any) -> None:
     _add_grill(odds)
     odds.add_argument("--json", action="store_true", help="print JSON")
     odds.add_argument(
-        "--plot", type=Path, metavar="FILE", help="also draw the table as a chart (.png or .svg)"
+        "--plot", type=_path, metavar="FILE", help="also draw the table as a chart (.png or .svg)"
     )
     odds.set_defaults(run=run_odds)
     _add_train_parser(tools)
@@ -103,7 +112,7 @@ def _add_train_parser(tools: Any) -> None:
     train.add_argument("--seed", type=int, default=1, help="seed of the games and the fit")
     train.add_argument("--jobs", type=int, default=1, help="processes that play the games")
     train.add_argument(
-        "--out", type=Path, help="where to write the model (default: the one the bot uses)"
+        "--out", type=_path, help="where to write the model (default: the one the bot uses)"
     )
     train.set_defaults(run=run_train_winner)
 
@@ -139,7 +148,15 @@ def _table(args: argparse.Namespace) -> TurnTable:
     return TurnTable(grill, own, tops, weight)
 
 
+def _one_blas_thread() -> None:
+    """Before the solver loads numpy: its arrays are small, so OpenBLAS's worker threads (one
+    per core) would cost this short command more to start than they could save. A value set
+    by the user is kept."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def run_solve(args: argparse.Namespace) -> int:
+    _one_blas_thread()
     from spieltisch.games.pickomino.solver import turn_outcome
 
     try:
@@ -179,6 +196,7 @@ def run_odds(args: argparse.Namespace) -> int:
         tiles = parse_tiles(args.grill)
     except ValueError as error:
         return fail(str(error))
+    _one_blas_thread()
     from spieltisch.games.pickomino.solver import tile_odds
 
     odds = tile_odds(tiles)

@@ -6,23 +6,6 @@ A game package names its main classes, but loads each from its module on first u
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
-
 GAME_PACKAGES = ("karolinchen", "pickomino", "riffraff")
 
-__all__ = ["GAME_PACKAGES", "lazy_names"]
-
-
-def lazy_names(package: str, homes: Mapping[str, Sequence[str]]) -> Callable[[str], Any]:
-    """A module `__getattr__` for `package` that imports each name of `homes` (module: names)
-    from its module when it is first asked for."""
-    home_of = {name: module for module, names in homes.items() for name in names}
-
-    def attribute(name: str) -> Any:
-        if name not in home_of:
-            raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        return getattr(importlib.import_module(f"{package}.{home_of[name]}"), name)
-
-    return attribute
+__all__ = ["GAME_PACKAGES"]

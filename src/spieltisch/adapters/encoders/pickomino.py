@@ -49,14 +49,6 @@ DICE_PARTS_LIMIT = 50_000
 Stacks = tuple[tuple[int, ...], ...]
 
 
-def stack_places(stack: tuple[int, ...]) -> list[int]:
-    """For each tile, its place in `stack` counted from the bottom (1, 2, ...), 0 if absent."""
-    places = [0] * len(TILES)
-    for place, tile in enumerate(stack, start=1):
-        places[tile - TILES[0]] = place
-    return places
-
-
 class PickominoEncoder(Encoder):
     keys_ignore_position = True
 
@@ -152,21 +144,26 @@ class PickominoEncoder(Encoder):
         return vector.values
 
     def _board(self, state: PickominoState, seat: int) -> list[float]:
-        """The grill, the tiles out of the game, the stacks and the scores."""
-        tiles = len(TILES)
-        seats = relative_seats(seat, self.players)
-        vector = VectorBuilder()
-        grill, out = set(state.grill), set(state.out_of_game)  # a property: compute it once
-        vector.flags(tile in grill for tile in TILES)
-        vector.flags(tile in out for tile in TILES)
-        for other in seats:
-            vector.scaled(stack_places(state.stacks[other]), tiles)
-        for other in seats:
-            top = state.top(other)
-            vector.one_hot(None if top is None else top - TILES[0], tiles)
+        """The grill, the tiles out of the game, the stacks, their tops and the scores: zeros
+        with each tile's entries set, quicker than joining the fields one by one."""
+        tiles, players, first = len(TILES), self.players, TILES[0]
+        stacks_at = 2 * tiles
+        tops_at = stacks_at + tiles * players
+        scores_at = tops_at + tiles * players
+        values = [0.0] * (scores_at + players)
+        for tile in state.grill:
+            values[tile - first] = 1.0
+        for tile in state.out_of_game:  # a property: read it once
+            values[tiles + tile - first] = 1.0
         scores = self.game.scores(state)
-        vector.scaled((scores[other] for other in seats), MAX_WORMS)
-        return vector.values
+        for offset, other in enumerate(relative_seats(seat, players)):
+            stack = state.stacks[other]
+            for place, tile in enumerate(stack, start=1):
+                values[stacks_at + offset * tiles + tile - first] = place / tiles
+            if stack:
+                values[tops_at + offset * tiles + stack[-1] - first] = 1.0
+            values[scores_at + offset] = scores[other] / MAX_WORMS
+        return values
 
     def _dice(self, kept: tuple[int, ...], rolled: tuple[int, ...]) -> list[float]:
         """The dice set aside, the roll waiting for a choice and the sum set aside."""

@@ -2,7 +2,7 @@
 
 from typing import TYPE_CHECKING
 
-from spieltisch.games import lazy_names
+from spieltisch.core.lazy import lazy_names
 
 if TYPE_CHECKING:
     from spieltisch.games.pickomino.rules import Pickomino

@@ -20,6 +20,8 @@ from spieltisch.games.pickomino.data import NUM_FACES, TILES, tile_worms
 from spieltisch.games.pickomino.state import (
     NO_DICE,
     ROLL,
+    STOPS,
+    TAKES,
     Action,
     Claim,
     Dice,
@@ -37,6 +39,17 @@ __all__ = ["Pickomino"]
 
 FACE_BITS = NUM_FACES.bit_length()
 """Random bits for one die: a draw of them from 6 up is refused and drawn again."""
+
+
+def roll_dice(dice: int, rng: random.Random) -> tuple[int, ...]:
+    """How many of `dice` dice rolled with `rng` show each face."""
+    counts, getrandbits = [0] * NUM_FACES, rng.getrandbits
+    for _ in range(dice):
+        face = getrandbits(FACE_BITS)  # the draw of rng.randrange(6), inlined
+        while face >= NUM_FACES:
+            face = getrandbits(FACE_BITS)
+        counts[face] += 1
+    return tuple(counts)
 
 
 # --- the game ------------------------------------------------------------------------------
@@ -74,10 +87,10 @@ class Pickomino(Game[PickominoState, Action]):
 
     def legal_actions(self, state: PickominoState) -> list[Action]:
         if state.phase is Phase.CHOOSE:
-            return [Take(face) for face in self.choosable_faces(state)]
+            return [TAKES[face] for face in self.choosable_faces(state)]
         if state.phase is Phase.DECIDE:
             rolls: list[Action] = [] if state.turn_must_end else [ROLL]
-            return rolls + [Stop(claim) for claim in self.claims(state)]
+            return rolls + [STOPS[claim] for claim in self.claims(state)]
         return [outcome for outcome, _ in self.chance_outcomes(state)]
 
     def chance_outcomes(self, state: PickominoState) -> list[tuple[Action, Fraction]]:
@@ -90,16 +103,21 @@ class Pickomino(Game[PickominoState, Action]):
 
     def sample_chance(self, state: PickominoState, rng: random.Random) -> Action:
         if state.phase is Phase.ROLL:
-            counts, getrandbits = [0] * NUM_FACES, rng.getrandbits
-            for _ in range(state.dice_left):
-                face = getrandbits(FACE_BITS)  # the draw of rng.randrange(6), inlined
-                while face >= NUM_FACES:
-                    face = getrandbits(FACE_BITS)
-                counts[face] += 1
-            return Dice(tuple(counts))
+            return Dice(roll_dice(state.dice_left, rng))
         if state.phase is Phase.START:
             return FirstSeat(rng.randrange(self.num_players))
         raise IllegalAction("this is not a chance node")
+
+    def resolve_chance(self, state: PickominoState, rng: random.Random) -> PickominoState:
+        """`Game.resolve_chance` with the same draws; a roll is applied without making and
+        checking a `Dice` of it."""
+        while True:
+            if state.phase is Phase.ROLL:
+                state = self._rolled(state, roll_dice(state.dice_left, rng))
+            elif state.phase is Phase.START:
+                state = self.apply(state, self.sample_chance(state, rng))
+            else:
+                return state
 
     def apply(self, state: PickominoState, action: Action) -> PickominoState:
         if isinstance(action, Dice) and state.phase is Phase.ROLL:
@@ -107,7 +125,7 @@ class Pickomino(Game[PickominoState, Action]):
         if isinstance(action, Take) and state.phase is Phase.CHOOSE:
             return self._apply_take(state, action.face)
         if isinstance(action, Roll) and state.phase is Phase.DECIDE and not state.turn_must_end:
-            return replace(state, phase=Phase.ROLL)
+            return state.in_turn(Phase.ROLL, state.kept, state.rolled)
         if isinstance(action, Stop) and state.phase is Phase.DECIDE:
             if action.claim not in self.claims(state):
                 raise IllegalAction(self._claim_error(state, action.claim))
@@ -123,7 +141,11 @@ class Pickomino(Game[PickominoState, Action]):
         counts = dice.counts
         if len(counts) != NUM_FACES or any(c < 0 for c in counts) or sum(counts) != state.dice_left:
             raise IllegalAction(f"a roll must show exactly {state.dice_left} dice")
-        rolled = replace(state, phase=Phase.CHOOSE, rolled=counts)
+        return self._rolled(state, counts)
+
+    def _rolled(self, state: PickominoState, counts: tuple[int, ...]) -> PickominoState:
+        """The position after a roll showing the face counts `counts`."""
+        rolled = state.in_turn(Phase.CHOOSE, state.kept, counts)
         if not self.choosable_faces(rolled):
             return self._fail(rolled)  # only faces already set aside: the turn fails at once
         return rolled
@@ -133,7 +155,7 @@ class Pickomino(Game[PickominoState, Action]):
             raise IllegalAction(self._take_error(state, face))
         kept = list(state.kept)
         kept[face] = state.rolled[face]
-        after = replace(state, phase=Phase.DECIDE, kept=tuple(kept), rolled=NO_DICE)
+        after = state.in_turn(Phase.DECIDE, tuple(kept), NO_DICE)
         if after.turn_must_end:
             claims = self.claims(after)
             if len(claims) == 1:

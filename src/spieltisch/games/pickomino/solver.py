@@ -203,8 +203,12 @@ def _rolls_of(
 def _padded(parts: list[Ints], fill: int) -> Ints:
     """(F, P) arrays with fewer slots padded with `fill`, joined along the rolls."""
     slots = max(len(part) for part in parts)
-    rows = [np.vstack([part, np.full((slots - len(part), part.shape[1]), fill)]) for part in parts]
-    return np.hstack(rows)
+    joined = np.full((slots, sum(part.shape[1] for part in parts)), fill, dtype=np.intp)
+    start = 0
+    for part in parts:
+        joined[: len(part), start : start + part.shape[1]] = part
+        start += part.shape[1]
+    return joined
 
 
 def _level(dice: int, groups: list[tuple[Ints, ...]]) -> _Level:

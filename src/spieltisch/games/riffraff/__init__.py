@@ -6,7 +6,7 @@ is simulated: the rules, records and replays work without it.
 
 from typing import TYPE_CHECKING
 
-from spieltisch.games import lazy_names
+from spieltisch.core.lazy import lazy_names
 
 if TYPE_CHECKING:
     from spieltisch.games.riffraff.board import Board, Fall, PiecePose, Placement
