@@ -7,6 +7,7 @@
 
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
+import { moving as motionAllowed } from "../motion.js";
 import {
   cargoGeometry, deckGeometry, framePoints, hullGeometry, hullTexture, pennantGeometry, riggingGeometry,
   softShadow, waveGeometry, yardGeometry,
@@ -132,7 +133,6 @@ export class ShipScene {
     this.controls.target.copy(this.shipCentre);
     this.view = { area: null, close: false };
     this.dirty = true; // the picture needs drawing
-    this.controls.enableDamping = true;
     this.controls.minDistance = 0.25;
     this.controls.maxDistance = 2.5;
     this.controls.maxPolarAngle = Math.PI * 0.55;
@@ -371,10 +371,18 @@ export class ShipScene {
     return new THREE.Vector3(flat * Math.cos(azimuth), flat * Math.sin(azimuth), direction.z);
   }
 
-  // Glide the camera to a view (see _viewFrom); area null: the whole ship.
+  // Glide the camera to a view (see _viewFrom); area null: the whole ship. With reduced motion
+  // (the site's switch or the system's setting) the picture cuts to the view instead.
   focus(area, close = true) {
     this.view = { area, close: Boolean(area && close) };
     const to = this._viewFrom(this.view);
+    if (!motionAllowed()) {
+      this.glide = null;
+      this.controls.target.copy(to.target);
+      this.camera.position.copy(to.camera);
+      this.dirty = true;
+      return;
+    }
     this.glide = {
       started: performance.now(),
       fromTarget: this.controls.target.clone(),
@@ -650,6 +658,7 @@ export class ShipScene {
       this.renderer.shadowMap.needsUpdate = true;
       this.shadowsDue = false;
     }
+    this.controls.enableDamping = motionAllowed(); // with reduced motion no drifting on after a drag
     const turned = this.controls.update();
     if (moving || turned) this._draw(true);
     else if (this.dirty || this.lastDrawnMoving) this._draw(false); // a still picture is drawn once
