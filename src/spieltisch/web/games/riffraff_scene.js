@@ -66,6 +66,31 @@ export function footprintProblem(data, placement) {
   return null;
 }
 
+// The stand and the lights never move: the light on it (a Lambert surface's under the sky and the
+// sun, as three.js works it out) goes once into its vertex colours, and it is drawn unlit: no
+// lighting or shadow lookups on the pixels of the largest thing in the picture.
+function litOnce(geometry, hemisphere, sun) {
+  const colours = geometry.attributes.color;
+  const normals = geometry.attributes.normal;
+  const up = hemisphere.position.clone().normalize();
+  const toSun = sun.position.clone().sub(sun.target.position).normalize();
+  const sky = hemisphere.color.clone().multiplyScalar(hemisphere.intensity);
+  const ground = hemisphere.groundColor.clone().multiplyScalar(hemisphere.intensity);
+  const direct = sun.color.clone().multiplyScalar(sun.intensity);
+  const normal = new THREE.Vector3();
+  const light = new THREE.Color();
+  const sunlit = new THREE.Color();
+  const colour = new THREE.Color();
+  for (let i = 0; i < colours.count; i += 1) {
+    normal.fromBufferAttribute(normals, i);
+    sunlit.copy(direct).multiplyScalar(Math.max(0, normal.dot(toSun)));
+    light.lerpColors(ground, sky, 0.5 * normal.dot(up) + 0.5).add(sunlit);
+    colour.fromBufferAttribute(colours, i).multiply(light).multiplyScalar(1 / Math.PI);
+    colours.setXYZ(i, colour.r, colour.g, colour.b);
+  }
+  return geometry;
+}
+
 // --- building the pieces -----------------------------------------------------------------------
 function shaded(mesh) {
   mesh.castShadow = true;
@@ -153,7 +178,8 @@ export class ShipScene {
   _build() {
     const { ship } = this.data;
     const scene = this.scene;
-    scene.add(new THREE.HemisphereLight(0xf4f8ff, 0x8d7b5a, 1.3));
+    const hemisphere = new THREE.HemisphereLight(0xf4f8ff, 0x8d7b5a, 1.3);
+    scene.add(hemisphere);
     const sun = new THREE.DirectionalLight(0xfff4e0, 2.4);
     sun.position.set(0.5, -0.7, 1.6);
     this.sun = sun.position;
@@ -171,7 +197,7 @@ export class ShipScene {
     this.shipShadow = softShadow(0.5, 0.22, 0.35);
     this.shipShadow.position.z = 0.001;
     scene.add(standShadow, this.shipShadow);
-    const waves = new THREE.Mesh(waveGeometry(ship), new THREE.MeshLambertMaterial({ vertexColors: true }));
+    const waves = new THREE.Mesh(litOnce(waveGeometry(ship), hemisphere, sun), new THREE.MeshBasicMaterial({ vertexColors: true }));
     scene.add(waves); // the stand never moves: it is left out of the shadow passes
     this.roll = new THREE.Group();
     this.roll.position.z = ship.pivot_height;
@@ -195,8 +221,9 @@ export class ShipScene {
     add(deckGeometry(ship), painted);
     add(riggingGeometry(ship, this.data.ball_drop), painted);
     add(pennantGeometry(ship), new THREE.MeshLambertMaterial({ color: 0xc62828, side: THREE.DoubleSide })).castShadow = false;
+    // the ball hangs inside the wave stand, out of sight and out of the sun: few faces, no shadow
     const steel = new THREE.MeshPhongMaterial({ color: 0x8f989f, specular: 0xffffff, shininess: 60 });
-    add(new THREE.SphereGeometry(ship.ball_radius, 24, 16).translate(0, 0, -this.data.ball_drop), steel);
+    add(new THREE.SphereGeometry(ship.ball_radius, 12, 8).translate(0, 0, -this.data.ball_drop), steel).castShadow = false;
     this.yards = ship.yards.map((yard) => {
       const group = new THREE.Group();
       group.position.z = ship.deck_height + yard.height - ship.yard_thickness / 2;
