@@ -26,7 +26,8 @@ const FOCUS_DISTANCE = 0.75; // metres from the camera to the area being loaded
 const FOLLOW_TURN = Math.PI / 6; // how far the whole-ship view turns towards the area being loaded
 const FRAME_MARGIN = 0.9; // the whole ship fills at most this share of the picture's half-sizes
 const VIEW_DIRECTION = new THREE.Vector3(0.62, -0.78, 0.68).normalize(); // from the ship to the camera
-const SLOW_FRAME_MS = 36;
+const SLOW_FRAME_MS = 36; // a moving ship's frames slower than this on average: fewer pixels
+const QUICK_FRAME_MS = 26; // quicker than this: more pixels again, up to the device's own
 const MIN_PIXEL_RATIO = 0.6;
 
 // Whether WebGL runs on a software rasteriser (SwiftShader, llvmpipe).
@@ -137,7 +138,8 @@ export class ShipScene {
     this.software = softwareRenderer();
     this.renderer = new THREE.WebGLRenderer({ antialias: !this.software, alpha: true });
     this.stills = this.software ? new StillPicture(this.renderer) : null;
-    this.pixelRatio = Math.min(window.devicePixelRatio || 1, 2); // lowered on a device too slow for 30 fps
+    this.fullRatio = Math.min(window.devicePixelRatio || 1, 2);
+    this.pixelRatio = this.fullRatio; // lowered on a device too slow for 30 fps, raised again with headroom
     this.renderer.setPixelRatio(this.pixelRatio);
     this.pace = { frames: 0, ms: 0, last: null };
     this.renderer.shadowMap.enabled = true;
@@ -707,7 +709,8 @@ export class ShipScene {
   }
 
   // While the ship moves, a device too slow for 30 frames a second draws fewer pixels from then
-  // on (changing the canvas's size at each motion's start and end would cost more).
+  // on, and more again (up to its own ratio) when its frames come quickly (changing the canvas's
+  // size at each motion's start and end would cost more).
   _keepPace(now) {
     const pace = this.pace;
     if (pace.last !== null) {
@@ -716,12 +719,18 @@ export class ShipScene {
     }
     pace.last = now;
     if (pace.frames < PACE_FRAMES) return;
-    if (pace.ms / pace.frames > SLOW_FRAME_MS && this.pixelRatio > MIN_PIXEL_RATIO) {
-      this.pixelRatio = Math.max(MIN_PIXEL_RATIO, this.pixelRatio * 0.8);
-      this.renderer.setPixelRatio(this.pixelRatio);
-    }
+    const frameMs = pace.ms / pace.frames;
+    if (frameMs > SLOW_FRAME_MS) this._setPixelRatio(this.pixelRatio * 0.8);
+    else if (frameMs < QUICK_FRAME_MS) this._setPixelRatio(this.pixelRatio * 1.25);
     pace.frames = 0;
     pace.ms = 0;
+  }
+
+  _setPixelRatio(wanted) {
+    const ratio = Math.max(MIN_PIXEL_RATIO, Math.min(this.fullRatio, wanted));
+    if (ratio === this.pixelRatio) return;
+    this.pixelRatio = ratio;
+    this.renderer.setPixelRatio(ratio);
   }
 
   dispose() {
