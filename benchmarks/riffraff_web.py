@@ -7,7 +7,7 @@ made several placements (cargo on board), then keeps the ship moving for --secon
 latest motion played again whenever it ends, while the bots play on) and counts the frames
 drawn: at desktop size (1280x900) and at phone size (390x844), one after the other, or at one
 size given by --width and --height. Also reports the pixel ratio the scene ended at (it draws
-fewer pixels on a device too slow for 30 frames a second).
+fewer pixels on a device too slow for 30 frames a second, and more again when it has headroom).
 
 Run from the project root after set-up:
     .venv/bin/python benchmarks/riffraff_web.py [--placements 6] [--json]

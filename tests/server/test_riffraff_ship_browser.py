@@ -89,11 +89,13 @@ def browser() -> Iterator[Any]:
         yield found
 
 
-def ship_page(browser: Any, server: LiveServer, size: str) -> Any:
-    """A table of a person's empty seat and a bot, watched (nobody moves: the ship rests)."""
+def ship_page(browser: Any, server: LiveServer, size: str, motion: str = "no-preference") -> Any:
+    """A table of a person's empty seat and a bot, watched (nobody moves: the ship rests), with
+    the system's motion setting `motion` ("no-preference" or "reduce")."""
     body = {"game": "riffraff", "seats": [{"bot": None}, {"bot": None}], "seed": 2}
     table = httpx.post(server.url + "api/tables", json=body).json()["id"]
-    page = browser.new_context(locale="en-GB", viewport=SIZES[size]).new_page()
+    context = browser.new_context(locale="en-GB", viewport=SIZES[size], reduced_motion=motion)
+    page = context.new_page()
     page.set_default_timeout(60_000)
     page.goto(server.url + f"#/t/{table}")
     page.wait_for_function("window.riffraffTable && riffraffTable.ready()")
@@ -150,3 +152,40 @@ def test_antialiased_with_soft_shadows(browser: Any, server: LiveServer) -> None
     )
     assert found["samples"] >= 4, found  # the ship at rest: four samples a pixel
     assert found["shadows"] and found["radius"] > 1, found
+
+
+# The camera turned to a port yard: where it is right after, whether it glides, and where it is
+# some frames later (the area is loaded, so the view is final).
+TURN_TO_PORT = """async () => {
+  const ship = riffraffTable.ship();
+  const before = ship.camera.position.toArray();
+  ship.focus(9, false);
+  const at = ship.camera.position.toArray();
+  const gliding = riffraffTable.cameraMoving();
+  const end = riffraffTable.frames() + 20;
+  await new Promise((done) => {
+    const wait = () => (riffraffTable.frames() > end ? done() : requestAnimationFrame(wait));
+    wait();
+  });
+  const later = ship.camera.position.toArray();
+  return { before, at, gliding, later, damping: ship.controls.enableDamping };
+}"""
+
+
+@pytest.mark.parametrize("motion", ["full", "system", "switch"])
+def test_the_camera_cuts_with_reduced_motion(browser: Any, server: LiveServer, motion: str) -> None:
+    """The system's reduced motion, or the page's own switch: the camera cuts to a new view, no
+    sweep, and no drifting on after a drag; otherwise it glides there."""
+    page = ship_page(
+        browser, server, "desktop", "reduce" if motion == "system" else "no-preference"
+    )
+    if motion == "switch":
+        page.check("#reduce-motion")
+    turn = page.evaluate(TURN_TO_PORT)
+    before, at, later = turn["before"], turn["at"], turn["later"]
+    assert later[1] > before[1] + 0.05, turn  # the camera swung towards port in the end
+    if motion == "full":
+        assert turn["gliding"] and at == before and turn["damping"], turn
+    else:
+        assert not turn["gliding"] and at == pytest.approx(later, abs=1e-6), turn
+        assert not turn["damping"], turn

@@ -44,9 +44,9 @@ function box(x, y, z, at = [0, 0, 0]) {
   return new THREE.BoxGeometry(x, y, z).translate(...at);
 }
 
-// A cylinder along z (three's cylinders stand along y).
-function cylinder(radius, height, at = [0, 0, 0], segments = 12) {
-  return new THREE.CylinderGeometry(radius, radius, height, segments).rotateX(Math.PI / 2).translate(...at);
+// A cylinder along z (three's cylinders stand along y); `open`: a band without its end discs.
+function cylinder(radius, height, at = [0, 0, 0], segments = 12, open = false) {
+  return new THREE.CylinderGeometry(radius, radius, height, segments, 1, open).rotateX(Math.PI / 2).translate(...at);
 }
 
 // A solid of revolution about z from [radius, z] points.
@@ -69,14 +69,16 @@ function shade(hex, by) {
 }
 
 // --- the cargo ---------------------------------------------------------------------------------
-// Each maker gets the piece's bounding box (x, y, z) and its main colour.
+// Each maker gets the piece's bounding box (x, y, z) and its main colour. A piece is a few dozen
+// pixels across in the picture: its small details (eyes, ears, bands) get few faces, since a CPU
+// renderer pays for every triangle, in the picture and in the shadow map.
 const CARGO = {
   barrel([x, , z], colour) {
     const r = x / 2;
     const h = z / 2;
     const bulge = (k) => r * (0.86 + 0.14 * Math.cos((k * Math.PI) / 2)); // k: -1 bottom .. 1 top
     const staves = lathe([[0, -h], ...[...Array(9).keys()].map((i) => [bulge(i / 4 - 1), (i / 4 - 1) * h]), [0, h]]);
-    const hoops = [-0.72, -0.28, 0.28, 0.72].map((k) => cylinder(bulge(k) + 0.0002, z * 0.06, [0, 0, k * h], 14));
+    const hoops = [-0.72, -0.28, 0.28, 0.72].map((k) => cylinder(bulge(k) + 0.0002, z * 0.06, [0, 0, k * h], 14, true));
     return merged([[staves, colour], ...hoops.map((g) => [g, IRON]), [cylinder(r * 0.7, 0.0004, [0, 0, h - 0.0002]), shade(colour, 0.7)]]);
   },
 
@@ -90,7 +92,7 @@ const CARGO = {
       [neckR, z / 2 - 0.004], [neckR * 1.2, z / 2 - 0.0035], [neckR * 1.2, z / 2 - 0.0025], [0, z / 2 - 0.0025],
     ]);
     const cork = cylinder(neckR * 0.9, 0.0025, [0, 0, z / 2 - 0.00125], 12);
-    const label = cylinder(r + 0.0002, z * 0.2, [0, 0, bottom + z * 0.24], 20);
+    const label = cylinder(r + 0.0002, z * 0.2, [0, 0, bottom + z * 0.24], 14, true);
     return merged([[glass, colour], [cork, 0xa47148], [label, 0xf3ead2]]);
   },
 
@@ -105,8 +107,8 @@ const CARGO = {
     const half = (top) => new THREE.SphereGeometry(1, 18, 5, 0, Math.PI * 2, top ? 0 : Math.PI / 2, Math.PI / 2).rotateX(Math.PI / 2).scale(a, b, c);
     const hull = pointed(half(false));
     const cover = pointed(half(true));
-    const rim = pointed(new THREE.TorusGeometry(0.95, 0.05, 4, 24).scale(a * 0.99, b * 0.99, c * 0.9));
-    const cockpit = pointed(ellipsoid(a * 0.5, b * 0.6, 0.0008, [0, 0, c - 0.0006], 16));
+    const rim = pointed(new THREE.TorusGeometry(0.95, 0.05, 4, 18).scale(a * 0.99, b * 0.99, c * 0.9));
+    const cockpit = pointed(ellipsoid(a * 0.5, b * 0.6, 0.0008, [0, 0, c - 0.0006], 10));
     return merged([[hull, shade(colour, 0.8)], [cover, colour], [rim, 0xf1e6cc], [cockpit, DARK_WOOD]]);
   },
 
@@ -161,9 +163,9 @@ const CARGO = {
     }
     body.computeVertexNormals();
     const head = -x / 2 + a * 0.55;
-    const ears = [-1, 1].map((s) => ellipsoid(0.0022, 0.0008, 0.0022, [head + 0.002, s * 0.0035, z * 0.3], 10));
-    const eyes = [-1, 1].map((s) => ellipsoid(0.0008, 0.0008, 0.0008, [head - 0.0025, s * 0.0026, z * 0.08], 8));
-    const nose = ellipsoid(0.0009, 0.0009, 0.0009, [-x / 2 + 0.0008, 0, -z * 0.12], 8);
+    const ears = [-1, 1].map((s) => ellipsoid(0.0022, 0.0008, 0.0022, [head + 0.002, s * 0.0035, z * 0.3], 7));
+    const eyes = [-1, 1].map((s) => ellipsoid(0.0008, 0.0008, 0.0008, [head - 0.0025, s * 0.0026, z * 0.08], 6));
+    const nose = ellipsoid(0.0009, 0.0009, 0.0009, [-x / 2 + 0.0008, 0, -z * 0.12], 6);
     const curve = new THREE.CatmullRomCurve3([
       new THREE.Vector3(x * 0.1, 0, -z * 0.05), new THREE.Vector3(x * 0.25, y * 0.15, -z * 0.2),
       new THREE.Vector3(x * 0.36, -y * 0.1, -z * 0.33), new THREE.Vector3(x * 0.46, 0, -z * 0.38),

@@ -7,6 +7,7 @@
 
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
+import { moving as motionAllowed } from "../motion.js";
 import {
   cargoGeometry, deckGeometry, framePoints, hullGeometry, hullTexture, pennantGeometry, riggingGeometry,
   softShadow, waveGeometry, yardGeometry,
@@ -25,7 +26,8 @@ const FOCUS_DISTANCE = 0.75; // metres from the camera to the area being loaded
 const FOLLOW_TURN = Math.PI / 6; // how far the whole-ship view turns towards the area being loaded
 const FRAME_MARGIN = 0.9; // the whole ship fills at most this share of the picture's half-sizes
 const VIEW_DIRECTION = new THREE.Vector3(0.62, -0.78, 0.68).normalize(); // from the ship to the camera
-const SLOW_FRAME_MS = 36;
+const SLOW_FRAME_MS = 36; // a moving ship's frames slower than this on average: fewer pixels
+const QUICK_FRAME_MS = 26; // quicker than this: more pixels again, up to the device's own
 const MIN_PIXEL_RATIO = 0.6;
 
 // Whether WebGL runs on a software rasteriser (SwiftShader, llvmpipe).
@@ -63,6 +65,31 @@ export function footprintProblem(data, placement) {
   if (gapU < 0) return { where: shape.deck ? "midships" : "mast", need: placement.u - gapU / shape.length };
   if (gapV < 0) return { where: "centre_line", need: placement.v - gapV / shape.half_width };
   return null;
+}
+
+// The stand and the lights never move: the light on it (a Lambert surface's under the sky and the
+// sun, as three.js works it out) goes once into its vertex colours, and it is drawn unlit: no
+// lighting or shadow lookups on the pixels of the largest thing in the picture.
+function litOnce(geometry, hemisphere, sun) {
+  const colours = geometry.attributes.color;
+  const normals = geometry.attributes.normal;
+  const up = hemisphere.position.clone().normalize();
+  const toSun = sun.position.clone().sub(sun.target.position).normalize();
+  const sky = hemisphere.color.clone().multiplyScalar(hemisphere.intensity);
+  const ground = hemisphere.groundColor.clone().multiplyScalar(hemisphere.intensity);
+  const direct = sun.color.clone().multiplyScalar(sun.intensity);
+  const normal = new THREE.Vector3();
+  const light = new THREE.Color();
+  const sunlit = new THREE.Color();
+  const colour = new THREE.Color();
+  for (let i = 0; i < colours.count; i += 1) {
+    normal.fromBufferAttribute(normals, i);
+    sunlit.copy(direct).multiplyScalar(Math.max(0, normal.dot(toSun)));
+    light.lerpColors(ground, sky, 0.5 * normal.dot(up) + 0.5).add(sunlit);
+    colour.fromBufferAttribute(colours, i).multiply(light).multiplyScalar(1 / Math.PI);
+    colours.setXYZ(i, colour.r, colour.g, colour.b);
+  }
+  return geometry;
 }
 
 // --- building the pieces -----------------------------------------------------------------------
@@ -111,7 +138,8 @@ export class ShipScene {
     this.software = softwareRenderer();
     this.renderer = new THREE.WebGLRenderer({ antialias: !this.software, alpha: true });
     this.stills = this.software ? new StillPicture(this.renderer) : null;
-    this.pixelRatio = Math.min(window.devicePixelRatio || 1, 2); // lowered on a device too slow for 30 fps
+    this.fullRatio = Math.min(window.devicePixelRatio || 1, 2);
+    this.pixelRatio = this.fullRatio; // lowered on a device too slow for 30 fps, raised again with headroom
     this.renderer.setPixelRatio(this.pixelRatio);
     this.pace = { frames: 0, ms: 0, last: null };
     this.renderer.shadowMap.enabled = true;
@@ -132,7 +160,6 @@ export class ShipScene {
     this.controls.target.copy(this.shipCentre);
     this.view = { area: null, close: false };
     this.dirty = true; // the picture needs drawing
-    this.controls.enableDamping = true;
     this.controls.minDistance = 0.25;
     this.controls.maxDistance = 2.5;
     this.controls.maxPolarAngle = Math.PI * 0.55;
@@ -153,7 +180,8 @@ export class ShipScene {
   _build() {
     const { ship } = this.data;
     const scene = this.scene;
-    scene.add(new THREE.HemisphereLight(0xf4f8ff, 0x8d7b5a, 1.3));
+    const hemisphere = new THREE.HemisphereLight(0xf4f8ff, 0x8d7b5a, 1.3);
+    scene.add(hemisphere);
     const sun = new THREE.DirectionalLight(0xfff4e0, 2.4);
     sun.position.set(0.5, -0.7, 1.6);
     this.sun = sun.position;
@@ -171,7 +199,7 @@ export class ShipScene {
     this.shipShadow = softShadow(0.5, 0.22, 0.35);
     this.shipShadow.position.z = 0.001;
     scene.add(standShadow, this.shipShadow);
-    const waves = new THREE.Mesh(waveGeometry(ship), new THREE.MeshLambertMaterial({ vertexColors: true }));
+    const waves = new THREE.Mesh(litOnce(waveGeometry(ship), hemisphere, sun), new THREE.MeshBasicMaterial({ vertexColors: true }));
     scene.add(waves); // the stand never moves: it is left out of the shadow passes
     this.roll = new THREE.Group();
     this.roll.position.z = ship.pivot_height;
@@ -195,8 +223,9 @@ export class ShipScene {
     add(deckGeometry(ship), painted);
     add(riggingGeometry(ship, this.data.ball_drop), painted);
     add(pennantGeometry(ship), new THREE.MeshLambertMaterial({ color: 0xc62828, side: THREE.DoubleSide })).castShadow = false;
+    // the ball hangs inside the wave stand, out of sight and out of the sun: few faces, no shadow
     const steel = new THREE.MeshPhongMaterial({ color: 0x8f989f, specular: 0xffffff, shininess: 60 });
-    add(new THREE.SphereGeometry(ship.ball_radius, 24, 16).translate(0, 0, -this.data.ball_drop), steel);
+    add(new THREE.SphereGeometry(ship.ball_radius, 12, 8).translate(0, 0, -this.data.ball_drop), steel).castShadow = false;
     this.yards = ship.yards.map((yard) => {
       const group = new THREE.Group();
       group.position.z = ship.deck_height + yard.height - ship.yard_thickness / 2;
@@ -371,10 +400,18 @@ export class ShipScene {
     return new THREE.Vector3(flat * Math.cos(azimuth), flat * Math.sin(azimuth), direction.z);
   }
 
-  // Glide the camera to a view (see _viewFrom); area null: the whole ship.
+  // Glide the camera to a view (see _viewFrom); area null: the whole ship. With reduced motion
+  // (the site's switch or the system's setting) the picture cuts to the view instead.
   focus(area, close = true) {
     this.view = { area, close: Boolean(area && close) };
     const to = this._viewFrom(this.view);
+    if (!motionAllowed()) {
+      this.glide = null;
+      this.controls.target.copy(to.target);
+      this.camera.position.copy(to.camera);
+      this.dirty = true;
+      return;
+    }
     this.glide = {
       started: performance.now(),
       fromTarget: this.controls.target.clone(),
@@ -650,6 +687,7 @@ export class ShipScene {
       this.renderer.shadowMap.needsUpdate = true;
       this.shadowsDue = false;
     }
+    this.controls.enableDamping = motionAllowed(); // with reduced motion no drifting on after a drag
     const turned = this.controls.update();
     if (moving || turned) this._draw(true);
     else if (this.dirty || this.lastDrawnMoving) this._draw(false); // a still picture is drawn once
@@ -671,7 +709,8 @@ export class ShipScene {
   }
 
   // While the ship moves, a device too slow for 30 frames a second draws fewer pixels from then
-  // on (changing the canvas's size at each motion's start and end would cost more).
+  // on, and more again (up to its own ratio) when its frames come quickly (changing the canvas's
+  // size at each motion's start and end would cost more).
   _keepPace(now) {
     const pace = this.pace;
     if (pace.last !== null) {
@@ -680,12 +719,18 @@ export class ShipScene {
     }
     pace.last = now;
     if (pace.frames < PACE_FRAMES) return;
-    if (pace.ms / pace.frames > SLOW_FRAME_MS && this.pixelRatio > MIN_PIXEL_RATIO) {
-      this.pixelRatio = Math.max(MIN_PIXEL_RATIO, this.pixelRatio * 0.8);
-      this.renderer.setPixelRatio(this.pixelRatio);
-    }
+    const frameMs = pace.ms / pace.frames;
+    if (frameMs > SLOW_FRAME_MS) this._setPixelRatio(this.pixelRatio * 0.8);
+    else if (frameMs < QUICK_FRAME_MS) this._setPixelRatio(this.pixelRatio * 1.25);
     pace.frames = 0;
     pace.ms = 0;
+  }
+
+  _setPixelRatio(wanted) {
+    const ratio = Math.max(MIN_PIXEL_RATIO, Math.min(this.fullRatio, wanted));
+    if (ratio === this.pixelRatio) return;
+    this.pixelRatio = ratio;
+    this.renderer.setPixelRatio(ratio);
   }
 
   dispose() {
