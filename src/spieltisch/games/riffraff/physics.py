@@ -845,11 +845,17 @@ class _Sleepers:
             self._give_contacts(slot)
 
     def check(self, on_board: list[int]) -> None:
-        """After each check: wake what moving pieces touch or the ship's turn disturbs, and
-        put to sleep what has rested long enough."""
-        moving = self._count_still()
+        """After each check: wake what restless pieces (awake ones that moved lately) touch or
+        the ship's turn disturbs, and put to sleep what has rested long enough and touches no
+        restless piece; so pieces lying against each other sleep and wake together."""
+        self._count_still()
         joints = self.data.qpos[self.ship.joint_qpos[:2]]
-        touched = self._touched_by(moving)
+        restless = {
+            slot
+            for slot in on_board
+            if slot not in self.since and self.still[slot] < self.tuning.sleep_checks
+        }
+        touched = self._touched_by(restless)
         for slot, at in list(self.since.items()):
             if slot in touched or np.abs(joints - at).max() > self.tuning.sleep_turn:
                 self.wake(slot)
@@ -875,9 +881,8 @@ class _Sleepers:
         for slot in list(self.since):
             self.wake(slot)
 
-    def _count_still(self) -> set[int]:
-        """Counts each piece's checks without moving (on the ship, from where it last moved);
-        the pieces that moved since the last check."""
+    def _count_still(self) -> None:
+        """Counts each piece's checks without moving (on the ship, from where it last moved)."""
         ship, data = self.ship, self.data
         frame = data.xmat[ship.ship_body].reshape(3, 3)
         centres = (data.xipos[ship.cargo_body] - data.xpos[ship.ship_body]) @ frame
@@ -886,14 +891,13 @@ class _Sleepers:
         moved = np.abs(centres - self.anchor).max(axis=1) > self.tuning.rest_move
         self.anchor[moved] = centres[moved]
         self.still = np.where(moved, 0, self.still + 1)
-        return set(np.flatnonzero(moved).tolist())
 
-    def _touched_by(self, moving: set[int]) -> set[int]:
-        """The pieces in contact with a moving piece."""
+    def _touched_by(self, restless: set[int]) -> set[int]:
+        """The pieces in contact with a restless piece."""
         contacts = self.data.contact.geom[: self.data.ncon]
         pairs = self.ship.geom_cargo[contacts]
         pairs = pairs[(pairs >= 0).all(axis=1)].tolist()
-        return {b for a, b in pairs if a in moving} | {a for a, b in pairs if b in moving}
+        return {b for a, b in pairs if a in restless} | {a for a, b in pairs if b in restless}
 
     def _sleep(self, slot: int, joints: NDArray[np.float64]) -> None:
         ship, data, model = self.ship, self.data, self.ship.model
