@@ -17,7 +17,7 @@ a ship that still swings, the ship is carried on with its cargo fixed to it (`Tu
 a cheap rigid swing without contacts, and the contacts then take over again. Before that, each
 piece that rests on the ship while others still move sleeps (`Tuning.sleep*`): a weld holds it
 where it lies on the hull or its yard, and it keeps only its contacts with awake pieces, until
-a moving piece touches it or the ship turns too far. A window still moving
+a restless piece touches it or the ship turns too far. A window still moving
 after `settle_max` runs on to `settle_cap`, and after that its motion is taken out and it
 settles from standstill a few short times; falls in this extension count like any other. So
 the board a placement leaves is a resting one, and nothing falls between turns (`drift` checks
