@@ -170,13 +170,20 @@ def paired(first: Run, second: Run, games: int, rounds: int) -> tuple[float, flo
     )
 
 
-def games_per_second(seconds: float) -> float:
-    """This simulator's two-player games per processor second, over about `seconds`."""
+def games_per_second(seconds: float, run: Run = simulate) -> float:
+    """This simulator's (or `run`'s) two-player games per processor second, over about
+    `seconds`."""
     games, spent, seed = 0, 0.0, 0
     while spent < seconds:
-        spent += processor_seconds(simulate, 500, seed)
+        spent += processor_seconds(run, 500, seed)
         games, seed = games + 500, seed + 1
     return games / spent
+
+
+def engine_games_per_second(seconds: float) -> float:
+    """The engine's own loop (`engine_play`): two-player games per processor second."""
+    engine_play(10)  # first use: imports and tables
+    return games_per_second(seconds, engine_play)
 
 
 def measure_ratio(games: int = 4000, rounds: int = 4) -> dict[str, float]:

@@ -164,6 +164,9 @@ def rows(quick: bool) -> list[Row]:
 
     env = rate(pickomino_env_random_games)
 
+    def plain() -> Figure | str:
+        return plugged("karolinchen_plain", "games_per_second", seconds)
+
     def pettingzoo() -> Figure | str:
         if importlib.util.find_spec("research_loops") is None:
             return rate(pettingzoo_random_games)()
@@ -191,10 +194,16 @@ def rows(quick: bool) -> list[Row]:
             lambda: "no peer",
         ),
         Row(
-            "Karolinchen greedy 2p games",
+            "Karolinchen greedy 2p games (engine loop)",
+            lambda: plugged("karolinchen_plain", "engine_games_per_second", seconds),
+            "plain simulator (benchmarks/)",
+            plain,
+        ),
+        Row(
+            "Karolinchen greedy 2p games (match driver)",
             rate(_karolinchen_greedy),
             "plain simulator (benchmarks/)",
-            lambda: plugged("karolinchen_plain", "games_per_second", seconds),
+            plain,
         ),
         Row(
             "`spieltisch pickomino solve --json`, whole command",
