@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from spieltisch.games.riffraff import physics
 from spieltisch.games.riffraff.board import REST, Board, PiecePose, Placement, piece_type
-from spieltisch.games.riffraff.data import TUNING, piece_index
+from spieltisch.games.riffraff.data import TUNING, Tuning, piece_index
 from spieltisch.games.riffraff.physics import (
     PlacementResult,
     ShipModel,
@@ -122,13 +122,20 @@ def test_carrying_the_resting_cargo_changes_neither_falls_nor_the_ship_at_rest(
     monkeypatch.setattr(_Window, "_carry", counted)
     carried = [_box_on_yard(board, seed) for seed in range(3)]
     assert carries  # the lever is in use
-    uncarried_ship = replace(TUNING, carry=False)
-    monkeypatch.setattr(physics, "ship_model", lambda types: ShipModel(types, uncarried_ship))
-    for seed, with_carry in enumerate(carried):
+    _assert_the_same_without(monkeypatch, board, carried, replace(TUNING, carry=False))
+
+
+def _assert_the_same_without(
+    monkeypatch: pytest.MonkeyPatch, board: Board, results: list[PlacementResult], plain: Tuning
+) -> None:
+    """`results` of `_box_on_yard` lose the same pieces and leave the ship at the same tilt
+    (within 0.5°) as the same placements with `plain`, the tuning without a lever."""
+    monkeypatch.setattr(physics, "ship_model", lambda types: ShipModel(types, plain))
+    for seed, with_lever in enumerate(results):
         without = _box_on_yard(board, seed)
-        assert with_carry.fallen == without.fallen
-        assert abs(with_carry.roll - without.roll) < 0.5
-        assert abs(with_carry.pitch - without.pitch) < 0.5
+        assert with_lever.fallen == without.fallen
+        assert abs(with_lever.roll - without.roll) < 0.5
+        assert abs(with_lever.pitch - without.pitch) < 0.5
 
 
 def _box_on_yard(board: Board, seed: int) -> PlacementResult:
@@ -208,13 +215,7 @@ def test_sleeping_pieces_change_neither_falls_nor_the_ship_at_rest(
     monkeypatch.setattr(_Sleepers, "_sleep", counted)
     asleep = [_box_on_yard(board, seed) for seed in range(3)]
     assert len(set(slept)) > len(board.pieces) / 2  # the lever is in use
-    awake_ship = replace(TUNING, sleep=False)
-    monkeypatch.setattr(physics, "ship_model", lambda types: ShipModel(types, awake_ship))
-    for seed, with_sleep in enumerate(asleep):
-        without = _box_on_yard(board, seed)
-        assert with_sleep.fallen == without.fallen
-        assert abs(with_sleep.roll - without.roll) < 0.5
-        assert abs(with_sleep.pitch - without.pitch) < 0.5
+    _assert_the_same_without(monkeypatch, board, asleep, replace(TUNING, sleep=False))
 
 
 def test_every_piece_has_its_contacts_back_after_a_window() -> None:
