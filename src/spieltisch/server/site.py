@@ -44,6 +44,8 @@ SWEEP_EVERY = 2.0
 """Seconds between looks into the database for changes while the broker is away."""
 RECONNECT_MOST = 5.0
 """The longest wait between attempts to reach the broker again."""
+SEND_TRIES, SEND_PAUSE = 3, 0.1
+"""A message that cannot be published is tried this many times, the pauses growing by this."""
 
 # renew a lease only while it is still ours (another worker may have taken it over)
 _RENEW = """
@@ -276,15 +278,19 @@ class RedisSite(Site):
 
     # --- news -----------------------------------------------------------------------------
     async def _send(self) -> None:
-        """Publish queued news; what cannot be sent is dropped (the others sweep)."""
+        """Publish queued news, each message tried again on a fresh connection (one dropped
+        by the broker fails once); what still cannot be sent is dropped (the others sweep)."""
         while True:
             _stop_if_cancelled()
             message = await self._outbox.get()
-            try:
-                await self.redis.publish(self.channel, message)
-            except Exception as error:
-                _stop_if_cancelled()
-                log.debug("news not sent (%s); the other workers sweep the database", error)
+            for attempt in range(SEND_TRIES):
+                try:
+                    await self.redis.publish(self.channel, message)
+                    break
+                except Exception as error:
+                    _stop_if_cancelled()
+                    log.debug("news not sent (%s), attempt %d", error, attempt + 1)
+                    await asyncio.sleep(SEND_PAUSE * (attempt + 1))
 
     async def _listen(self) -> None:
         """Read the news; while Redis cannot be reached, sweep the database instead."""
