@@ -177,7 +177,7 @@ def report(quick: bool, as_json: bool = False, repeats: int = 0, bot: bool = Tru
         print(json.dumps({"careful_4p": {k: round(v, 3) for k, v in asdict(got).items()}}))
         return
     print(
-        f"{'Riff Raff careful, 4-player game (targets 1 s, 5 s, 30 s)':<53}"
+        f"{'Riff Raff careful 4-player game (targets 1/5/30 s)':<53}"
         f"median placement {got.median_s:.2f} s, slowest decision {got.slowest_s:.2f} s, "
         f"game {got.game_cpu_s:.1f} s processor ({got.placements} placements)"
     )
