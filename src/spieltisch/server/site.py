@@ -290,7 +290,8 @@ class RedisSite(Site):
                 except Exception as error:
                     _stop_if_cancelled()
                     log.debug("news not sent (%s), attempt %d", error, attempt + 1)
-                    await asyncio.sleep(SEND_PAUSE * (attempt + 1))
+                    if attempt + 1 < SEND_TRIES:
+                        await asyncio.sleep(SEND_PAUSE * (attempt + 1))
 
     async def _listen(self) -> None:
         """Read the news; while Redis cannot be reached, sweep the database instead."""

@@ -423,6 +423,15 @@ def _from_frame(data: mujoco.MjData, body: int, pose: Pose) -> Pose:
     return _as_pose(position, quat)
 
 
+def _centres_on_ship(
+    ship: ShipModel, data: mujoco.MjData, bodies: NDArray[np.int_]
+) -> NDArray[np.float64]:
+    """The centres of mass of `bodies` in the ship's frame (one row each)."""
+    frame = data.xmat[ship.ship_body].reshape(3, 3)
+    centres: NDArray[np.float64] = (data.xipos[bodies] - data.xpos[ship.ship_body]) @ frame
+    return centres
+
+
 def _as_pose(position: NDArray[np.float64], quat: NDArray[np.float64]) -> Pose:
     x, y, z = position.tolist()
     w, i, j, k = quat.tolist()
@@ -695,9 +704,7 @@ class _Window:
         `rest_move`) for `rest_checks` checks, while the ship may still swing."""
         if not self.carry or not self.on_board:
             return False
-        ship, data = self.ship, self.data
-        frame = data.xmat[ship.ship_body].reshape(3, 3)
-        centres = (data.xipos[ship.cargo_body[self.on_board]] - data.xpos[ship.ship_body]) @ frame
+        centres = _centres_on_ship(self.ship, self.data, self.ship.cargo_body[self.on_board])
         still = self.still_from
         if still is None or still.shape != centres.shape:
             moved = True
@@ -883,9 +890,7 @@ class _Sleepers:
 
     def _count_still(self) -> None:
         """Counts each piece's checks without moving (on the ship, from where it last moved)."""
-        ship, data = self.ship, self.data
-        frame = data.xmat[ship.ship_body].reshape(3, 3)
-        centres = (data.xipos[ship.cargo_body] - data.xpos[ship.ship_body]) @ frame
+        centres = _centres_on_ship(self.ship, self.data, self.ship.cargo_body)
         if self.anchor is None:
             self.anchor = centres
         moved = np.abs(centres - self.anchor).max(axis=1) > self.tuning.rest_move
@@ -904,11 +909,8 @@ class _Sleepers:
         support = ship.area_body[_area_of(ship, data, slot)]
         weld, body = ship.rest_weld[slot], ship.cargo_body[slot]
         model.eq_obj1id[weld] = support
-        frame = data.xmat[support].reshape(3, 3)
-        model.eq_data[weld, 3:6] = frame.T @ (data.xpos[body] - data.xpos[support])
-        inverse = np.zeros(4)
-        mujoco.mju_negQuat(inverse, data.xquat[support])
-        mujoco.mju_mulQuat(model.eq_data[weld, 6:10], inverse, data.xquat[body])
+        lying = _as_pose(data.xpos[body], data.xquat[body])
+        model.eq_data[weld, 3:10] = _in_frame(data, support, lying)  # the weld's relative pose
         data.eq_active[weld] = 1
         model.geom_contype[ship.cargo_geoms[slot]] = _ASLEEP_CONTYPE
         model.geom_conaffinity[ship.cargo_geoms[slot]] = _ASLEEP_CONAFFINITY
