@@ -158,7 +158,7 @@ def test_a_ship_carrying_its_cargo_has_their_mass_and_centre_and_is_given_back()
         for slot in slots:
             _park(ship, data, slot)
         mujoco.mj_forward(m, data)
-        carried = [ship.ship_body, *ship.yard_bodies]
+        carried = [ship.ship_body, *ship.yard_bodies, *ship.ballast.values()]
         assert m.body_mass[carried].sum() == pytest.approx(mass, rel=1e-12)
         assert data.subtree_com[ship.ship_body] == pytest.approx(centre, abs=1e-12)
         assert _roll_inertia(ship, data) == pytest.approx(roll_inertia, rel=1e-9)
@@ -258,3 +258,58 @@ def _check_until_asleep(ship: ShipModel, data: mujoco.MjData, sleepers: _Sleeper
         if 0 in sleepers.since:
             return
     raise AssertionError("the resting box never fell asleep")
+
+
+def test_a_sleeping_piece_weighs_on_its_part_and_rides_with_it() -> None:
+    board = _played_boards()[3]  # boxes on the deck, chests on the lowest yard
+    ship = ShipModel(tuple(piece_type(p.body) for p in board.pieces))
+    data = _load(ship, board)
+    m, slots = ship.model, list(range(len(board.pieces)))
+    before = [a.copy() for a in (m.body_mass, m.body_ipos, m.body_iquat, m.body_inertia)]
+    parts = [ship.ship_body, *ship.yard_bodies, *ship.cargo_body.tolist()]
+    mass = m.body_mass[parts].sum()
+    centre = m.body_mass[parts] @ data.xipos[parts] / mass
+    sleepers = _Sleepers(ship, data)
+    sleepers.sleep_all(slots)
+    mujoco.mj_forward(m, data)
+    carriers = [ship.ship_body, *ship.yard_bodies, *ship.ballast.values()]
+    assert m.body_mass[carriers].sum() == pytest.approx(mass, rel=1e-12)
+    assert data.subtree_com[ship.ship_body] == pytest.approx(centre, abs=1e-12)
+    assert {sleepers.riders[slot].part for slot in slots} == {ship.ship_body, ship.yard_bodies[0]}
+    seen_on_parts = [_rider_pose(ship, data, sleepers, slot) for slot in slots]
+    data.qpos[ship.joint_qpos[:2]] += 0.5 * TUNING.sleep_turn  # the ship turns a little
+    data.qpos[ship.yard_qpos[0]] += 0.01  # and the lowest yard on its peg
+    mujoco.mj_step(m, data, TUNING.check_every)
+    sleepers.check([])
+    mujoco.mj_forward(m, data)
+    for slot, seen in zip(slots, seen_on_parts, strict=True):
+        assert _rider_pose(ship, data, sleepers, slot) == pytest.approx(seen, abs=1e-4)
+    sleepers.wake_all()
+    after = (m.body_mass, m.body_ipos, m.body_iquat, m.body_inertia)
+    assert all(np.array_equal(a, b) for a, b in zip(before, after, strict=True))
+    assert not data.xfrc_applied.any()
+
+
+def _rider_pose(
+    ship: ShipModel, data: mujoco.MjData, sleepers: _Sleepers, slot: int
+) -> NDArray[np.float64]:
+    """Where the piece in `slot` lies in the frame of the part that carries it."""
+    part = sleepers.riders[slot].part
+    return np.array(physics._in_frame(data, part, _pose(ship, data, slot)))
+
+
+def test_the_pieces_of_a_resting_board_start_a_window_asleep(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    board = _played_boards()[-1]
+    asleep_at_first_check: list[set[int]] = []
+    check = _Sleepers.check
+
+    def first(sleepers: _Sleepers, on_board: list[int]) -> None:
+        if not asleep_at_first_check:
+            asleep_at_first_check.append(set(sleepers.since))
+        check(sleepers, on_board)
+
+    monkeypatch.setattr(_Sleepers, "check", first)
+    _box_on_yard(board, 0)
+    assert asleep_at_first_check == [set(range(len(board.pieces)))]

@@ -52,7 +52,7 @@ class PieceSpec:
     name: str
     mass: float
     size: tuple[float, float, float]
-    rolls: bool = False  # round pieces get rolling friction (condim 6)
+    rolls: bool = False  # pieces with a rounded underside get rolling friction (condim 6)
 
 
 PIECES: Final = (
@@ -62,7 +62,9 @@ PIECES: Final = (
     PieceSpec("box", 0.023, (0.040, 0.030, 0.030)),
     PieceSpec("sailor", 0.007, (0.012, 0.018, 0.050)),
     PieceSpec("plank", 0.005, (0.080, 0.015, 0.006)),
-    PieceSpec("rat", 0.006, (0.040, 0.015, 0.015)),
+    # the rat's belly is round in section: without rolling friction it rocked on the ship for
+    # ever in the engine, and one rocking rat kept a window running to its cap
+    PieceSpec("rat", 0.006, (0.040, 0.015, 0.015), rolls=True),
     PieceSpec("chest", 0.013, (0.035, 0.022, 0.025)),
 )
 PIECE_NAMES: Final = tuple(p.name for p in PIECES)
@@ -184,12 +186,12 @@ class Tuning:
     carry: bool = True
     carry_checks: int = 2  # 4 carried 0.5 s less per window with 24 pieces
     carry_turn: float = radians(2.0)  # larger jumps set rocking pieces (a rat) swinging
-    # sleeping: a piece that has not moved on the ship for `sleep_checks` checks is held where it
-    # lies on its part of the ship (a weld) and drops its contacts with the ship and with other
-    # sleeping pieces, most of a loaded step's cost, if it touches no restless piece; it wakes
-    # when a restless piece touches it or the ship has turned `sleep_turn` since it fell asleep.
-    # 120 placements on five loaded boards: 1.48 pieces fell per placement, 1.51 without
-    # sleeping; forty 4-player careful games: 0.30 per placement, 0.33 without
+    # sleeping: a piece that has not moved on the ship for `sleep_checks` checks, and the pieces
+    # of the resting board when a window starts, are carried by their part of the ship (its
+    # mass added to the part's, moved along with it) and drop their contacts with the ship and
+    # with other sleeping pieces, most of a loaded step's cost, if they touch no restless
+    # piece; a piece wakes when a restless piece touches it or the ship has turned
+    # `sleep_turn` since it fell asleep
     sleep: bool = True
     sleep_checks: int = 4
     sleep_turn: float = radians(1.0)

@@ -15,11 +15,12 @@ contact point a cylinder or box standing on a face teeters and walks off.
 The settle window ends when the ship and cargo rest (`Tuning.rest_*`). While the cargo rests on
 a ship that still swings, the ship is carried on with its cargo fixed to it (`Tuning.carry*`),
 a cheap rigid swing without contacts, and the contacts then take over again. Before that, each
-piece that rests on the ship while others still move sleeps (`Tuning.sleep*`): a weld holds it
-where it lies on the hull or its yard, and it keeps only its contacts with awake pieces, until
-a restless piece touches it or the ship turns too far. A window still moving
-after `settle_max` runs on to `settle_cap`, and after that its motion is taken out and it
-settles from standstill a few short times; falls in this extension count like any other. So
+piece that rests on the ship while others still move sleeps (`Tuning.sleep*`), and the pieces
+of the resting board start the window asleep: the hull or yard it lies on carries its mass (in
+a massless ballast body fixed to that part) and moves it along, and it keeps only its contacts
+with awake pieces, until a restless piece touches it or the ship turns too far. A window still
+moving after `settle_max` runs on to `settle_cap`, and after that its motion is taken out and
+it settles from standstill a few short times; falls in this extension count like any other. So
 the board a placement leaves is a resting one, and nothing falls between turns (`drift` checks
 this).
 
@@ -192,6 +193,15 @@ def _dry(tuning: Tuning) -> str:
     return f'solimpfriction="{tuning.dry_solimp} {tuning.dry_solimp} 0.001"'
 
 
+def _ballast(part: str) -> str:
+    """A body without mass or shape fixed to `part`: sleeping pieces' mass is put there. (Not
+    in the part itself: the engine finds what a body may touch from boxes around its centre of
+    mass, and those would move with it.)"""
+    return (
+        f'<body name="ballast_{part}"><inertial pos="0 0 0" mass="0" diaginertia="0 0 0"/></body>'
+    )
+
+
 def _yard_body(number: int, tuning: Tuning) -> str:
     yard = SHIP.yards[number]
     name = yard.areas[0]
@@ -205,7 +215,8 @@ def _yard_body(number: int, tuning: Tuning) -> str:
         f'<joint name="seesaw{name}" type="hinge" axis="1 0 0" '
         f'range="-{SHIP.yard_seesaw_range} {SHIP.yard_seesaw_range}" {joint}/>'
         f'<geom name="yard{name}" type="box" size="{size}" mass="{yard.mass}" '
-        f'group="{_SHIP_GROUP}" contype="1" conaffinity="2" rgba="0.7 0.5 0.3 1"/></body>'
+        f'group="{_SHIP_GROUP}" contype="1" conaffinity="2" rgba="0.7 0.5 0.3 1"/>'
+        f"{_ballast(f'yard{name}')}</body>"
     )
 
 
@@ -233,7 +244,7 @@ def _ship_body(tuning: Tuning) -> str:
         f'pos="0 0 {hull_z:.6g}" mass="{SHIP.hull_mass}" {ship}/>'
         f'<geom name="mast" type="box" size="{_f(mast, mast, SHIP.mast_height / 2)}" '
         f'pos="0 0 {mast_z:.6g}" mass="{SHIP.mast_mass}" {ship}/>'
-        f"{yards}</body></body>"
+        f"{_ballast('ship')}{yards}</body></body>"
     )
 
 
@@ -258,19 +269,8 @@ def model_xml(types: tuple[int, ...], tuning: Tuning = TUNING) -> str:
         'contype="4" conaffinity="2" rgba="0.55 0.4 0.25 1"/>'
         f'<geom name="cone" type="mesh" mesh="cone" group="{_SEA_GROUP}" contype="4" '
         'conaffinity="2" rgba="0.2 0.45 0.8 1"/>'
-        f"{_ship_body(tuning)}{cargo}</worldbody>{_rest_welds(len(types), tuning)}</mujoco>"
+        f"{_ship_body(tuning)}{cargo}</worldbody></mujoco>"
     )
-
-
-def _rest_welds(cargo_count: int, tuning: Tuning) -> str:
-    """One weld per cargo piece, off until the piece falls asleep (`_Sleepers`); its first
-    body is set then to the part of the ship the piece lies on."""
-    welds = "".join(
-        f'<weld name="rest{i}" body1="ship" body2="cargo{i}" active="false" '
-        f'solref="{tuning.solref} 1"/>'
-        for i in range(cargo_count)
-    )
-    return f"<equality>{welds}</equality>" if welds else ""
 
 
 class ShipModel:
@@ -311,13 +311,14 @@ class ShipModel:
         self.yard_bodies = tuple(
             self._id(mujoco.mjtObj.mjOBJ_BODY, f"yard{y.areas[0]}") for y in SHIP.yards
         )
+        self.ballast = {self.ship_body: self._id(mujoco.mjtObj.mjOBJ_BODY, "ballast_ship")}
+        for yard, body in zip(SHIP.yards, self.yard_bodies, strict=True):
+            ballast = f"ballast_yard{yard.areas[0]}"
+            self.ballast[body] = self._id(mujoco.mjtObj.mjOBJ_BODY, ballast)
+        m.body_sameframe[list(self.ballast.values())] = 0  # its centre of mass will move
         self.area_body = dict.fromkeys(AREAS, self.ship_body)
         for yard, body in zip(SHIP.yards, self.yard_bodies, strict=True):
             self.area_body.update(dict.fromkeys(yard.areas, body))
-        self.rest_weld = np.array(
-            [self._id(mujoco.mjtObj.mjOBJ_EQUALITY, f"rest{i}") for i in range(cargo_count)],
-            dtype=int,
-        )
         self.cargo_geoms = tuple(np.flatnonzero(m.geom_bodyid == b) for b in self.cargo_body)
         self.hull_geom = self._id(mujoco.mjtObj.mjOBJ_GEOM, "hull")
         self.yard_geoms = tuple(
@@ -400,9 +401,8 @@ def _ride_along(ship: ShipModel, data: mujoco.MjData, slot: int) -> None:
     centre = data.qpos[address : address + 3]
     spin = turning[:3]
     data.qvel[dof : dof + 3] = turning[3:] + np.cross(spin, centre - data.xpos[ship.ship_body])
-    orientation = np.zeros(9)
-    mujoco.mju_quat2Mat(orientation, data.qpos[address + 3 : address + 7])
-    data.qvel[dof + 3 : dof + 6] = orientation.reshape(3, 3).T @ spin  # in the piece's frame
+    orientation = _matrix(data.qpos[address + 3 : address + 7])
+    data.qvel[dof + 3 : dof + 6] = orientation.T @ spin  # in the piece's frame
 
 
 def _in_frame(data: mujoco.MjData, body: int, pose: Pose) -> Pose:
@@ -438,35 +438,104 @@ def _as_pose(position: NDArray[np.float64], quat: NDArray[np.float64]) -> Pose:
     return (x, y, z, w, i, j, k)
 
 
+@dataclass(frozen=True, slots=True)
+class _Inertia:
+    """A rigid part's mass, its first moment (mass times centre of mass) and its inertia tensor
+    about the origin, in the frame of the body that carries it: parts add up term by term."""
+
+    mass: float
+    moment: NDArray[np.float64]
+    tensor: NDArray[np.float64]
+
+
+def _about_origin(mass: float, centre: NDArray[np.float64], own: NDArray[np.float64]) -> _Inertia:
+    """A part of `mass` whose centre is at `centre` and whose own inertia tensor (about that
+    centre) is `own` (the parallel-axis theorem)."""
+    return _Inertia(mass, mass * centre, own + _offset_inertia(mass, centre))
+
+
+def _offset_inertia(mass: float, centre: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The inertia tensor about the origin of a point `mass` at `centre`."""
+    return mass * (centre @ centre * np.eye(3) - np.outer(centre, centre))
+
+
+def _piece_inertia(ship: ShipModel, data: mujoco.MjData, body: int, slot: int) -> _Inertia:
+    """The inertia of the piece in `slot`, as it lies now, in the frame of `body`."""
+    model, piece = ship.model, ship.cargo_body[slot]
+    frame = data.xmat[body].reshape(3, 3)
+    axes = frame.T @ data.ximat[piece].reshape(3, 3)
+    own = axes @ np.diag(model.body_inertia[piece]) @ axes.T
+    centre = frame.T @ (data.xipos[piece] - data.xpos[body])
+    return _about_origin(float(model.body_mass[piece]), centre, own)
+
+
+def _combined(parts: list[_Inertia]) -> _Inertia:
+    """Rigid parts joined into one."""
+    return _Inertia(
+        sum(part.mass for part in parts),
+        np.sum([part.moment for part in parts], axis=0),
+        np.sum([part.tensor for part in parts], axis=0),
+    )
+
+
+def _set_inertia(model: mujoco.MjModel, body: int, inertia: _Inertia) -> None:
+    """Give `body` this mass, centre and inertia (as principal moments and axes)."""
+    centre = inertia.moment / inertia.mass
+    own = inertia.tensor - _offset_inertia(inertia.mass, centre)
+    principal, axes = np.linalg.eigh(own)
+    axes[:, 2] = _cross(axes[:, 0], axes[:, 1])  # a rotation, not a reflection
+    model.body_mass[body] = inertia.mass
+    model.body_ipos[body] = centre
+    model.body_iquat[body] = _quaternion(axes)
+    model.body_inertia[body] = principal
+
+
+def _cross(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The cross product of vectors, or of rows of vectors (numpy's own is slow on small
+    arrays, and the sleeping pieces take it at every check)."""
+    ax, ay, az = a.T
+    bx, by, bz = b.T
+    return np.stack((ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx), axis=-1)
+
+
+_MASS_ARRAYS = ("body_mass", "body_ipos", "body_iquat", "body_inertia", "body_subtreemass")
+
+
+def _weigh_ballast(ship: ShipModel, saved: dict[str, NDArray[np.float64]]) -> None:
+    """Give every body above a ballast in the tree the mass below it (`saved`: the model's
+    own mass arrays, without ballast)."""
+    model = ship.model
+    model.body_subtreemass[:] = saved["body_subtreemass"]
+    for body in ship.ballast.values():
+        added = model.body_mass[body] - saved["body_mass"][body]
+        while added:
+            model.body_subtreemass[body] += added
+            if body == 0:
+                break
+            body = model.body_parentid[body]
+
+
+def _mass_arrays(model: mujoco.MjModel) -> dict[str, NDArray[np.float64]]:
+    return {name: getattr(model, name).copy() for name in _MASS_ARRAYS}
+
+
+def _restore_masses(model: mujoco.MjModel, saved: dict[str, NDArray[np.float64]]) -> None:
+    for name, values in saved.items():
+        getattr(model, name)[:] = values
+
+
 @contextmanager
 def _cargo_fixed_to_ship(ship: ShipModel, data: mujoco.MjData, slots: list[int]) -> Iterator[None]:
-    """The ship body carries the mass of the pieces in `slots` as they lie now (its mass,
-    centre and inertia become those of ship and cargo together); restored on leaving."""
-    m, body = ship.model, ship.ship_body
-    arrays = (m.body_mass, m.body_ipos, m.body_iquat, m.body_inertia, m.body_subtreemass)
-    saved = [array.copy() for array in arrays]
-    bodies = [body, *ship.cargo_body[slots].tolist()]
-    masses = m.body_mass[bodies]
-    centre = masses @ data.xipos[bodies] / masses.sum()
-    inertia = np.zeros((3, 3))
-    for part, mass in zip(bodies, masses, strict=True):
-        axes = data.ximat[part].reshape(3, 3)
-        offset = data.xipos[part] - centre
-        inertia += axes @ np.diag(m.body_inertia[part]) @ axes.T
-        inertia += mass * (offset @ offset * np.eye(3) - np.outer(offset, offset))
-    frame = data.xmat[body].reshape(3, 3)
-    principal, axes = np.linalg.eigh(frame.T @ inertia @ frame)
-    axes[:, 2] = np.cross(axes[:, 0], axes[:, 1])  # a rotation, not a reflection
+    """The ship carries the mass of the pieces in `slots` as they lie now, in its ballast;
+    the model's own masses are given back on leaving."""
+    body, saved = ship.ship_body, _mass_arrays(ship.model)
     try:
-        m.body_mass[body] = masses.sum()
-        m.body_ipos[body] = frame.T @ (centre - data.xpos[body])
-        m.body_iquat[body] = _quaternion(axes)
-        m.body_inertia[body] = principal
-        m.body_subtreemass[[body, m.body_parentid[body]]] += masses[1:].sum()  # ship and roll
+        pieces = [_piece_inertia(ship, data, body, slot) for slot in slots]
+        _set_inertia(ship.model, ship.ballast[body], _combined(pieces))
+        _weigh_ballast(ship, saved)
         yield
     finally:
-        for array, values in zip(arrays, saved, strict=True):
-            array[:] = values
+        _restore_masses(ship.model, saved)
 
 
 # --- placing a piece ---------------------------------------------------------------------------
@@ -564,6 +633,13 @@ def _clear_overlap(ship: ShipModel, data: mujoco.MjData, slot: int, area: int, g
     mujoco.mj_forward(ship.model, data)
 
 
+def _matrix(quat: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The rotation matrix of a unit quaternion."""
+    rotation = np.zeros(9)
+    mujoco.mju_quat2Mat(rotation, quat)
+    return rotation.reshape(3, 3)
+
+
 def _quaternion(rotation: NDArray[np.float64]) -> NDArray[np.float64]:
     quat = np.zeros(4)
     mujoco.mju_mat2Quat(quat, rotation.reshape(9))
@@ -652,6 +728,8 @@ class _Window:
         """The window proper, then (rarely) its extension and the final calming; with
         `hurry`, only the window up to that many simulated seconds."""
         try:
+            if self.sleepers is not None:  # the board was at rest; the new piece is last
+                self.sleepers.sleep_all(self.on_board[:-1])
             self._run(hurry)
         finally:
             self._wake_all()  # the model is shared: every piece gets its contacts back
@@ -838,23 +916,41 @@ _ASLEEP_CONTYPE, _ASLEEP_CONAFFINITY = 8, _CARGO_CONTYPE
 conaffinity 2), the sea (4, 2) or other sleeping pieces."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Rider:
+    """A sleeping piece as its part of the ship carries it: the part, the piece's pose in the
+    part's frame (position, quaternion and rotation matrix) and its inertia there."""
+
+    part: int
+    position: NDArray[np.float64]
+    quat: NDArray[np.float64]
+    rotation: NDArray[np.float64]
+    inertia: _Inertia
+
+
 class _Sleepers:
-    """Pieces resting on the ship, held where they lie by a weld to their part of the ship
-    (hull or yard) instead of by their contacts (see `Tuning.sleep`)."""
+    """Pieces resting on the ship, carried by their part of the ship (hull or yard) instead of
+    simulated (see `Tuning.sleep`): the part takes on a sleeping piece's mass and inertia, and
+    the piece itself floats weightless where it lies, moved with its part at every check, with
+    only its contacts with awake pieces."""
 
     def __init__(self, ship: ShipModel, data: mujoco.MjData) -> None:
         self.ship, self.data = ship, data
         self.tuning = ship.tuning
         self.since: dict[int, NDArray[np.float64]] = {}  # slot: the ship's joints then
+        self.riders: dict[int, _Rider] = {}
+        self.unweighed: set[int] = set()  # parts whose riders changed since `weigh`
         self.still = np.zeros(ship.cargo_count, dtype=int)  # checks without moving
         self.anchor: NDArray[np.float64] | None = None  # centres when each last moved
+        self.saved = _mass_arrays(ship.model)
         for slot in range(ship.cargo_count):  # the model is shared: start with all awake
             self._give_contacts(slot)
 
     def check(self, on_board: list[int]) -> None:
         """After each check: wake what restless pieces (awake ones that moved lately) touch or
-        the ship's turn disturbs, and put to sleep what has rested long enough and touches no
-        restless piece; so pieces lying against each other sleep and wake together."""
+        the ship's turn disturbs, put to sleep what has rested long enough and touches no
+        restless piece (so pieces lying against each other sleep and wake together), and move
+        the sleeping pieces with their parts."""
         self._count_still()
         joints = self.data.qpos[self.ship.joint_qpos[:2]]
         restless = {
@@ -870,23 +966,37 @@ class _Sleepers:
             rested = self.still[slot] >= self.tuning.sleep_checks
             if rested and slot not in self.since and slot not in touched:
                 self._sleep(slot, joints.copy())
+        self.weigh()
+        self._carry_riders()
+
+    def sleep_all(self, slots: list[int]) -> None:
+        """Put the pieces in `slots`, all resting, to sleep at once."""
+        joints = self.data.qpos[self.ship.joint_qpos[:2]]
+        for slot in slots:
+            self._sleep(slot, joints.copy())
+        self.weigh()
+        self._carry_riders()
 
     def wake(self, slot: int) -> None:
-        ship = self.ship
+        """The piece takes part in the simulation again, where and as fast as it rides."""
         if self.since.pop(slot, None) is None:
             return
-        self.data.eq_active[ship.rest_weld[slot]] = 0
+        self.unweighed.add(self.riders.pop(slot).part)
+        self.data.xfrc_applied[self.ship.cargo_body[slot]] = 0.0
         self._give_contacts(slot)
         self.still[slot] = 0
+
+    def wake_all(self) -> None:
+        """Wake every piece and give the model its own masses back."""
+        for slot in list(self.since):
+            self.wake(slot)
+        _restore_masses(self.ship.model, self.saved)
+        self.unweighed.clear()
 
     def _give_contacts(self, slot: int) -> None:
         geoms = self.ship.cargo_geoms[slot]
         self.ship.model.geom_contype[geoms] = _CARGO_CONTYPE
         self.ship.model.geom_conaffinity[geoms] = _CARGO_CONAFFINITY
-
-    def wake_all(self) -> None:
-        for slot in list(self.since):
-            self.wake(slot)
 
     def _count_still(self) -> None:
         """Counts each piece's checks without moving (on the ship, from where it last moved)."""
@@ -906,15 +1016,79 @@ class _Sleepers:
 
     def _sleep(self, slot: int, joints: NDArray[np.float64]) -> None:
         ship, data, model = self.ship, self.data, self.ship.model
-        support = ship.area_body[_area_of(ship, data, slot)]
-        weld, body = ship.rest_weld[slot], ship.cargo_body[slot]
-        model.eq_obj1id[weld] = support
-        lying = _as_pose(data.xpos[body], data.xquat[body])
-        model.eq_data[weld, 3:10] = _in_frame(data, support, lying)  # the weld's relative pose
-        data.eq_active[weld] = 1
+        part = ship.area_body[_area_of(ship, data, slot)]
+        pose = np.array(_in_frame(data, part, _pose(ship, data, slot)))
+        self.riders[slot] = _Rider(
+            part,
+            pose[:3],
+            pose[3:],
+            _matrix(pose[3:]),
+            _piece_inertia(ship, data, part, slot),
+        )
+        self.unweighed.add(part)
+        body = ship.cargo_body[slot]
+        data.xfrc_applied[body, :3] = -model.body_mass[body] * model.opt.gravity
         model.geom_contype[ship.cargo_geoms[slot]] = _ASLEEP_CONTYPE
         model.geom_conaffinity[ship.cargo_geoms[slot]] = _ASLEEP_CONAFFINITY
         self.since[slot] = joints
+
+    def weigh(self) -> None:
+        """Put the mass and inertia of the pieces riding on each part whose riders changed
+        into its ballast, and give every body above a ballast in the tree the mass below it."""
+        if not self.unweighed:
+            return
+        model, saved = self.ship.model, self.saved
+        for part in self.unweighed:
+            ballast = self.ship.ballast[part]
+            riders = [rider.inertia for rider in self.riders.values() if rider.part == part]
+            for name in _MASS_ARRAYS[:-1]:
+                getattr(model, name)[ballast] = saved[name][ballast]
+            if riders:
+                _set_inertia(model, ballast, _combined(riders))
+        self.unweighed.clear()
+        _weigh_ballast(self.ship, saved)
+
+    def _carry_riders(self) -> None:
+        """Put every sleeping piece where its part carries it, moving as the part moves."""
+        if not self.riders:
+            return
+        ship, data = self.ship, self.data
+        slots = list(self.riders)
+        riders = [self.riders[slot] for slot in slots]
+        parts = np.array([rider.part for rider in riders])
+        frames = data.xmat[parts].reshape(-1, 3, 3)
+        positions = data.xpos[parts] + np.einsum(
+            "kij,kj->ki", frames, np.array([rider.position for rider in riders])
+        )
+        quats = _quat_products(data.xquat[parts], np.array([rider.quat for rider in riders]))
+        spin, linear = data.cvel[parts, :3], data.cvel[parts, 3:]  # about the tree's centre
+        reference = data.subtree_com[ship.model.body_rootid[parts]]
+        velocities = linear + _cross(spin, positions - reference)
+        local_spin = np.einsum(
+            "kji,kj->ki",
+            np.array([rider.rotation for rider in riders]),
+            np.einsum("kji,kj->ki", frames, spin),
+        )
+        qpos, dof = ship.cargo_qpos[slots], ship.cargo_dof[slots]
+        data.qpos[qpos[:, None] + np.arange(3)] = positions
+        data.qpos[qpos[:, None] + np.arange(3, 7)] = quats
+        data.qvel[dof[:, None] + np.arange(3)] = velocities
+        data.qvel[dof[:, None] + np.arange(3, 6)] = local_spin
+
+
+def _quat_products(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Row by row, the Hamilton product a * b of quaternions (w, x, y, z)."""
+    aw, ax, ay, az = a.T
+    bw, bx, by, bz = b.T
+    return np.stack(
+        (
+            aw * bw - ax * bx - ay * by - az * bz,
+            aw * bx + ax * bw + ay * bz - az * by,
+            aw * by - ax * bz + ay * bw + az * bx,
+            aw * bz + ax * by - ay * bx + az * bw,
+        ),
+        axis=1,
+    )
 
 
 # --- areas of resting pieces -----------------------------------------------------------------
