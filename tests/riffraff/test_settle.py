@@ -313,3 +313,14 @@ def test_the_pieces_of_a_resting_board_start_a_window_asleep(
     monkeypatch.setattr(_Sleepers, "check", first)
     _box_on_yard(board, 0)
     assert asleep_at_first_check == [set(range(len(board.pieces)))]
+
+
+def test_a_drift_gives_the_shared_model_back_as_it_was() -> None:
+    board = _played_boards()[-1]
+    ship = ship_model(tuple(piece_type(p.body) for p in board.pieces))
+    m = ship.model
+    fields = ("geom_contype", "geom_conaffinity", "body_mass", "body_ipos", "body_inertia")
+    before = [getattr(m, name).copy() for name in fields]
+    drift(board, 0.5)  # long enough for every piece to fall asleep
+    after = [getattr(m, name) for name in fields]
+    assert all(np.array_equal(a, b) for a, b in zip(before, after, strict=True))

@@ -369,8 +369,20 @@ def _load(ship: ShipModel, board: Board) -> mujoco.MjData:
     for slot, piece in enumerate(board.pieces):
         address = ship.cargo_qpos[slot]
         data.qpos[address : address + 7] = piece.pose
-    mujoco.mj_forward(m, data)
+    _refresh(ship, data)
     return data
+
+
+def _refresh(ship: ShipModel, data: mujoco.MjData, contacts: bool = False) -> None:
+    """Bring the poses and velocities of every body (and with `contacts` the contact list) up
+    to date after qpos or qvel were set: the part of `mj_forward` that the checks read, which
+    leaves out the constraint solver, most of its cost. (The next step computes it all anew.)"""
+    m = ship.model
+    mujoco.mj_kinematics(m, data)
+    mujoco.mj_comPos(m, data)
+    mujoco.mj_comVel(m, data)
+    if contacts:
+        mujoco.mj_collision(m, data)
 
 
 def _pose(ship: ShipModel, data: mujoco.MjData, slot: int) -> Pose:
@@ -625,12 +637,12 @@ def _clear_overlap(ship: ShipModel, data: mujoco.MjData, slot: int, area: int, g
     address = ship.cargo_qpos[slot]
     normal = _part_frame(ship, data, area)[1][:, 2]
     for _ in range(4):
-        mujoco.mj_forward(ship.model, data)
+        _refresh(ship, data, contacts=True)
         depth = _overlap(ship, data, slot)
         if depth == 0.0:
             return
         data.qpos[address : address + 3] += normal * (depth + gap)
-    mujoco.mj_forward(ship.model, data)
+    _refresh(ship, data, contacts=True)
 
 
 def _matrix(quat: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -734,6 +746,14 @@ class _Window:
         finally:
             self._wake_all()  # the model is shared: every piece gets its contacts back
 
+    def idle(self, seconds: float) -> None:
+        """Step for `seconds` whatever happens, with the pieces awake at first (a check
+        that a board stays put)."""
+        try:
+            self._step_until_rest(seconds, seconds)
+        finally:
+            self._wake_all()
+
     def _run(self, hurry: float | None) -> None:
         tuning = self.tuning
         self._sample()
@@ -821,13 +841,13 @@ class _Window:
                 still = still + 1 if self._ship_still() else 0
         data.qpos[ship.yard_qpos] = yards
         data.qvel[ship.yard_dof] = 0.0
-        mujoco.mj_forward(ship.model, data)
+        _refresh(ship, data)
         for slot in self.on_board:
             _unpark(ship, data, slot, _from_frame(data, ship.ship_body, self.riding[slot]))
             _ride_along(ship, data, slot)
         self.riding = {}
         self.still_from = self.quiet_from = None
-        mujoco.mj_forward(ship.model, data)
+        _refresh(ship, data)
 
     def _wake_all(self) -> None:
         if self.sleepers is not None:
@@ -836,7 +856,7 @@ class _Window:
     def _calm(self) -> None:
         """Take all motion out (every velocity zero), as a last resort after the hard cap."""
         self.data.qvel[:] = 0.0
-        mujoco.mj_forward(self.ship.model, self.data)
+        _refresh(self.ship, self.data)
 
     def motion(self) -> float:
         """The ship's angular speed (rad/s) at the end of the window."""
@@ -1257,7 +1277,7 @@ def drift(board: Board, seconds: float) -> Drift:
     ship = ship_model(tuple(piece_type(p.body) for p in board.pieces))
     data = _load(ship, board)
     window = _Window(ship, data, board.bodies(), frames=False, carry=False)
-    window._step_until_rest(seconds, seconds)
+    window.idle(seconds)
     fallen = tuple(fall.body for fall in window.fallen)
     moved = max(
         (
