@@ -26,7 +26,7 @@ def test_careful_chooses_an_allowed_placement_the_same_way_for_the_same_seed() -
     assert state.phase is Phase.PLACE
     choices = []
     for _ in range(2):
-        bot = make_bot(game, "careful:samples=1:candidates=2", seed=7)
+        bot = make_bot(game, "careful:samples=1:candidates=2:wider=0", seed=7)
         choices.append(bot.choose(state))
     assert choices[0] == choices[1]
     assert isinstance(choices[0], Place)
@@ -62,8 +62,12 @@ def test_careful_catches_no_better_than_the_catch_model() -> None:
 def test_careful_refuses_parameters_beyond_its_limits() -> None:
     game = RiffRaff({"players": 2})
     assert make_bot(game, "careful:samples=3:candidates=6").candidates == 6  # type: ignore[attr-defined]
+    assert make_bot(game, "careful:wider=0").wider == 0  # type: ignore[attr-defined]
     for spec in ("careful:samples=0", "careful:samples=4", "careful:candidates=7"):
         with pytest.raises(KeyError, match="a whole number from 1 to"):
+            make_bot(game, spec)
+    for spec in ("careful:wider=-1", "careful:wider=13"):
+        with pytest.raises(KeyError, match="a whole number from 0 to 12"):
             make_bot(game, spec)
 
 
@@ -77,3 +81,27 @@ def test_careful_loads_the_side_the_ship_leans_away_from() -> None:
     assert bot.choose(and_bow_up) == Card(2)  # the bow is raised too: fore starboard
     stern_up = replace(state, board=Board(joints=(0.05, 0.05, *state.board.joints[2:])))
     assert bot.choose(stern_up) == Card(3)  # heeling to starboard, bow down: aft port
+
+
+def test_careful_tries_other_pieces_when_its_first_candidates_all_drop_something(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from spieltisch.bots import riffraff as careful_module
+    from spieltisch.games.riffraff.board import Placement
+
+    game = RiffRaff({"players": 2, "start_seat": 0})
+    state = game.apply(game.apply(game.new_state(), Card(9)), Card(2))
+    box = 3  # the heaviest piece held: the first six candidates are boxes
+
+    def trial(
+        bot: object, state: object, placement: Placement, seeds: list[int], bound: object = None
+    ) -> object:
+        falls = 1.0 if placement.piece == box else 0.0  # every box would drop something
+        return careful_module._Trial(placement, falls)
+
+    monkeypatch.setattr(careful_module.CarefulBot, "trial", trial)
+    wide = make_bot(game, "careful", seed=1).choose(state)
+    narrow = make_bot(game, "careful:wider=0", seed=1).choose(state)
+    assert isinstance(wide, Place) and isinstance(narrow, Place)
+    assert narrow.placement.piece == box
+    assert wide.placement.piece != box

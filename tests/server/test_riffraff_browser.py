@@ -31,7 +31,9 @@ GENEROUS = ["--playback-speed", "1", "--slow-motion", "20", "--catch-margin", "1
 REAL = ["--playback-speed", "1", "--slow-motion", "4", "--catch-margin", "0.3"]
 STEP_TIMEOUT_MS = 30_000
 MAX_STEPS = 400
-CARELESS_CAREFUL = "careful:samples=1:candidates=2"  # the careful bot, thinking less (speed)
+CARELESS_CAREFUL = (
+    "careful:samples=1:candidates=2:wider=0"  # the careful bot, thinking less (speed)
+)
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 sync_client = pytest.importorskip("websockets.sync.client")

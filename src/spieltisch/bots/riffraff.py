@@ -32,11 +32,13 @@ CANDIDATE_U = (0.25, 0.5, 0.75)
 """Points along the area, tried from the next free one on (with two pieces on an area the
 third goes to u 0.75): the same point again would stack pieces, and stacks fall."""
 CANDIDATE_YAW = (0.0, 90.0)
-TRIAL_SECONDS = 1.5
-"""A trial's settle window ends this soon: falls start within it, and a capsizing ship's
-cascade would take seconds more to play out."""
+TRIAL_SECONDS = 3.5
+"""A trial's settle window ends this soon. A loaded ship close to its balance can take three
+seconds to tip over and start a cascade: trials of 1.5 s missed those, and careful lost 0.43
+pieces per placement against `random` instead of 0.39 (100 seeded 2-player games)."""
 MAX_SAMPLES = 3
 MAX_CANDIDATES = 6
+MAX_WIDER = 12
 FINISH_SUPPLY = 2
 """With this many pieces or fewer left, the careful bot plays its highest card to be captain
 and load first."""
@@ -75,22 +77,26 @@ class _Trial:
 class CarefulBot(Bot):
     """Cards: low (stable) areas while its supply is large, its highest card to become
     captain when it can finish. Placements: Monte-Carlo trials of noisy placements on copies
-    of the ship (`samples` noise draws, the same for each of up to `candidates` placements),
-    keeping the one with the fewest expected fallen pieces. Announces two pieces when the best
-    trial placement drops nothing at all. Catches (when it chooses): what the catch model
-    gives a person's hands, if that counts."""
+    of the ship (`samples` noise draws, the same for each of up to `candidates` placements
+    of its heaviest pieces, and when each of those drops something, of up to `wider` more of
+    its other pieces), keeping the one with the fewest expected fallen pieces. Announces two
+    pieces when the best trial placement drops nothing at all. Catches (when it chooses):
+    what the catch model gives a person's hands, if that counts."""
 
     name = "careful"
     description = "plans its cards; tries noisy placements on copies of the ship, fewest falls"
-    # each trial is one settle window (up to 0.3 s of processor time with 24 pieces on board):
-    # at most 3 x 6 of them keeps the slowest decision near 5 s
+    # each trial is one settle window of up to 3.5 simulated seconds: in a seeded 4-player
+    # game (benchmarks/riffraff_bench.py) at most 3 x (6 + 12) of them took 3.2 s for the
+    # slowest decision, 24 more candidates 5.2 s, against the 5 s allowed
     parameters = {  # noqa: RUF012  (read-only class data)
         "samples": Bounded(int, 1, MAX_SAMPLES),
         "candidates": Bounded(int, 1, MAX_CANDIDATES),
+        "wider": Bounded(int, 0, MAX_WIDER),
     }
     game: RiffRaff
     samples: int = 3
     candidates: int = 6
+    wider: int = MAX_WIDER
     _last: tuple[object, _Trial] | None = None  # the latest `best` and what it was tried for
 
     def choose(self, state: RiffRaffState) -> Action:
@@ -148,15 +154,16 @@ class CarefulBot(Bot):
         return self._last[1]
 
     def best(self, state: RiffRaffState) -> _Trial:
-        """The first candidate with the fewest falls. Trials that cannot win stop early: a
-        candidate whose falls reach the best so far, and every candidate after one that
-        drops nothing (the choice is the same as trying them all)."""
+        """The first candidate with the fewest falls; when each of the first `candidates`
+        drops something, up to `wider` more, of every piece type held. Trials that cannot
+        win stop early: a candidate whose falls reach the best so far, and every candidate
+        after one that drops nothing (the choice is the same as trying them all)."""
         seat = state.active
         if seat is None:
             raise ValueError("no seat is placing")
         seeds = [self.rng.getrandbits(64) for _ in range(self.samples)]  # the same for all
         best: _Trial | None = None
-        for placement in candidate_placements(state, seat, self.candidates):
+        for placement in candidate_placements(state, seat, self.candidates + self.wider):
             bound = None if best is None else best.expected_falls * len(seeds)
             trial = self.trial(state, placement, seeds, bound)
             if best is None or trial.expected_falls < best.expected_falls:
