@@ -6,6 +6,7 @@ import importlib.util
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 import mujoco  # type: ignore[import-untyped]
 import numpy as np
@@ -144,15 +145,34 @@ def _box_on_yard(board: Board, seed: int) -> PlacementResult:
     return simulate_placement(board, placement, body, generator(seed), 1.0, frames=False)
 
 
-def test_a_ship_carrying_its_cargo_has_their_mass_and_centre_and_is_given_back() -> None:
-    board = _played_boards()[3]
+class _Loaded(NamedTuple):
+    """A ship holding a played board, its mass arrays as compiled, and the mass and centre of
+    mass of ship and cargo together."""
+
+    ship: ShipModel
+    data: mujoco.MjData
+    slots: list[int]
+    before: list[NDArray[np.float64]]
+    mass: float
+    centre: NDArray[np.float64]
+
+
+def _loaded_ship() -> _Loaded:
+    board = _played_boards()[3]  # boxes on the deck, chests on the lowest yard
     ship = ShipModel(tuple(piece_type(p.body) for p in board.pieces))
     data = _load(ship, board)
-    m, slots = ship.model, list(range(len(board.pieces)))
+    m = ship.model
     before = [a.copy() for a in (m.body_mass, m.body_ipos, m.body_iquat, m.body_inertia)]
     parts = [ship.ship_body, *ship.yard_bodies, *ship.cargo_body.tolist()]
-    mass = m.body_mass[parts].sum()
+    mass = float(m.body_mass[parts].sum())
     centre = m.body_mass[parts] @ data.xipos[parts] / mass
+    return _Loaded(ship, data, list(range(len(board.pieces))), before, mass, centre)
+
+
+def test_a_ship_carrying_its_cargo_has_their_mass_and_centre_and_is_given_back() -> None:
+    ship, data, slots, before, mass, centre = _loaded_ship()
+    m = ship.model
+    parts = [ship.ship_body, *ship.yard_bodies, *ship.cargo_body.tolist()]
     roll_inertia = _inertia_about_roll_axis(ship, data, parts)
     with _cargo_fixed_to_ship(ship, data, slots):
         for slot in slots:
@@ -261,14 +281,8 @@ def _check_until_asleep(ship: ShipModel, data: mujoco.MjData, sleepers: _Sleeper
 
 
 def test_a_sleeping_piece_weighs_on_its_part_and_rides_with_it() -> None:
-    board = _played_boards()[3]  # boxes on the deck, chests on the lowest yard
-    ship = ShipModel(tuple(piece_type(p.body) for p in board.pieces))
-    data = _load(ship, board)
-    m, slots = ship.model, list(range(len(board.pieces)))
-    before = [a.copy() for a in (m.body_mass, m.body_ipos, m.body_iquat, m.body_inertia)]
-    parts = [ship.ship_body, *ship.yard_bodies, *ship.cargo_body.tolist()]
-    mass = m.body_mass[parts].sum()
-    centre = m.body_mass[parts] @ data.xipos[parts] / mass
+    ship, data, slots, before, mass, centre = _loaded_ship()
+    m = ship.model
     sleepers = _Sleepers(ship, data)
     sleepers.sleep_all(slots)
     mujoco.mj_forward(m, data)
