@@ -277,6 +277,9 @@ def test_a_whole_game_against_the_careful_bot(browser: Any, quick: LiveServer) -
     page.fill("#join-name", "Cleo")
     page.click(".seat button")
     page.wait_for_selector(".seat.mine")
+    bot_seat = page.locator(".seat:not(.mine) .seat-name")
+    assert bot_seat.inner_text() == "bot careful"  # its settings only on hover
+    assert bot_seat.get_attribute("title") == CARELESS_CAREFUL
     wait_ready(page)
     steps = 0
     while take_a_turn(page):

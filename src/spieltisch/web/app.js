@@ -41,8 +41,13 @@ export function announce(lines) {
 function seatName(seat) {
   if (seat.name && seat.replaced) return t("table.replaced", { name: seat.name });
   if (seat.name) return seat.name;
-  if (seat.bot) return `${t("table.bot")} ${seat.bot}`;
+  if (seat.bot) return `${t("table.bot")} ${botName(seat.bot)}`;
   return t("table.free");
+}
+
+// "careful:samples=1:candidates=2" reads "careful"; the settings show on hover in the seat list
+function botName(spec) {
+  return spec.split(":")[0];
 }
 
 function translateStatic() {
@@ -438,7 +443,7 @@ function tablePage(tableId, guided = false) {
         class: `seat${seat.seat === toMove ? " to-move" : ""}${seat.seat === you ? " mine" : ""}`,
         "data-seat": seat.seat,
       },
-      h("span", { class: "seat-name", text: seatName(seat) }),
+      h("span", { class: "seat-name", text: seatName(seat), title: seat.bot && seat.bot !== botName(seat.bot) ? seat.bot : null }),
       seat.seat === you ? h("span", { class: "badge", text: t("table.you") }) : null,
       scores ? h("span", { class: "score", text: String(scores[seat.seat]) }) : null,
       seat.open && canJoin ? h("button", { class: "primary", text: t("table.join"), onclick: () => join(seat.seat) }) : null))),
