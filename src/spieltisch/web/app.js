@@ -443,7 +443,7 @@ function tablePage(tableId, guided = false) {
         class: `seat${seat.seat === toMove ? " to-move" : ""}${seat.seat === you ? " mine" : ""}`,
         "data-seat": seat.seat,
       },
-      h("span", { class: "seat-name", text: seatName(seat), title: seat.bot && seat.bot !== botName(seat.bot) ? seat.bot : null }),
+      h("span", { class: "seat-name", text: seatName(seat), title: seat.bot?.includes(":") ? seat.bot : null }),
       seat.seat === you ? h("span", { class: "badge", text: t("table.you") }) : null,
       scores ? h("span", { class: "score", text: String(scores[seat.seat]) }) : null,
       seat.open && canJoin ? h("button", { class: "primary", text: t("table.join"), onclick: () => join(seat.seat) }) : null))),

@@ -311,14 +311,13 @@ class ShipModel:
         self.yard_bodies = tuple(
             self._id(mujoco.mjtObj.mjOBJ_BODY, f"yard{y.areas[0]}") for y in SHIP.yards
         )
+        self.area_body = dict.fromkeys(AREAS, self.ship_body)
         self.ballast = {self.ship_body: self._id(mujoco.mjtObj.mjOBJ_BODY, "ballast_ship")}
         for yard, body in zip(SHIP.yards, self.yard_bodies, strict=True):
+            self.area_body.update(dict.fromkeys(yard.areas, body))
             ballast = f"ballast_yard{yard.areas[0]}"
             self.ballast[body] = self._id(mujoco.mjtObj.mjOBJ_BODY, ballast)
         m.body_sameframe[list(self.ballast.values())] = 0  # its centre of mass will move
-        self.area_body = dict.fromkeys(AREAS, self.ship_body)
-        for yard, body in zip(SHIP.yards, self.yard_bodies, strict=True):
-            self.area_body.update(dict.fromkeys(yard.areas, body))
         self.cargo_geoms = tuple(np.flatnonzero(m.geom_bodyid == b) for b in self.cargo_body)
         self.hull_geom = self._id(mujoco.mjtObj.mjOBJ_GEOM, "hull")
         self.yard_geoms = tuple(
