@@ -212,3 +212,33 @@ def test_fast_pickomino_observation_sees_a_steal_that_leaves_the_grill_alone() -
     for state in (before, after):
         plain = np.asarray(encoder.observe(state, 0), np.float32)
         assert encoder.observe_array(state, 0).tolist() == plain.tolist()
+
+
+@pytest.mark.parametrize("name", ["pickomino", "karolinchen"])
+def test_remembered_legal_pairs_equal_the_rules_actions(name: str) -> None:
+    game = make_game(name, {"players": 3})
+    encoder = encoder_for(game)
+    for state in visited_states(game, 6, seed=4):
+        indices, actions = encoder.legal_pairs(state)
+        exact = game.legal_actions(state) if game.to_move(state) not in (None, CHANCE) else []
+        assert sorted(actions, key=lambda action: encoder.index_of(state, action)) == list(actions)
+        assert set(actions) == set(exact)
+        assert list(indices) == [encoder.index_of(state, action) for action in actions]
+
+
+def test_pickomino_observation_fields_say_what_they_name() -> None:
+    game = make_game("pickomino", {"players": 3})
+    encoder = encoder_for(game)
+    max_worms = sum((tile - 17) // 4 for tile in TILES)
+    for state in visited_states(game, 3, seed=2):
+        vector = encoder.observe_array(state, 1)
+        parts, at = {}, 0
+        for field in encoder.fields():
+            parts[field.name], at = vector[at : at + field.size].tolist(), at + field.size
+        order = (1, 2, 0)  # the observer first
+        assert parts["grill"] == [float(tile in state.grill) for tile in TILES]
+        assert parts["out"] == [float(tile in state.out_of_game) for tile in TILES]
+        scores = game.scores(state)
+        assert parts["scores"] == pytest.approx([scores[seat] / max_worms for seat in order])
+        tops = [float(tile == state.top(seat)) for seat in order for tile in TILES]
+        assert parts["tops"] == tops

@@ -36,6 +36,7 @@ __all__ = [
     "Encoder",
     "Field",
     "FloatVector",
+    "LegalPairs",
     "VectorBuilder",
     "as_vector",
     "encoder_for",
@@ -47,6 +48,10 @@ __all__ = [
 ActionKey = tuple[Any, ...]
 """A vocabulary entry: a tuple whose first item names the kind of action."""
 FloatVector = npt.NDArray[np.float32]
+LegalPairs = tuple[tuple[int, ...], tuple[Any, ...]]
+"""The legal integers of a position, ascending, and the actions they stand for."""
+LEGAL_PAIRS_LIMIT = 50_000
+"""Remembered legal pairs per encoder; more and they are forgotten and worked out again."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +115,7 @@ class Encoder(ABC):
         self._chance_index = {key: index for index, key in enumerate(self._chance_keys)}
         self._known_indices: dict[Any, int] = {}
         self._chance_pairs: dict[Hashable, tuple[tuple[int, float], ...]] = {}
+        self._legal_pairs: dict[Hashable, LegalPairs] = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Encoder:
         """An encoder never changes once built, so copies of a position share it."""
@@ -143,6 +149,11 @@ class Encoder(ABC):
     def chance_key(self, state: Any) -> Hashable | None:
         """What the chance outcomes of `state` depend on, so that adapters can convert them
         once per key; None: not known, convert them each time."""
+        return None
+
+    def legal_key(self, state: Any) -> Hashable | None:
+        """What the legal actions of `state` depend on (and nothing more), so that adapters
+        can convert them to integers once per key; None: not known, convert them each time."""
         return None
 
     def observe_array(self, state: Any, seat: int) -> FloatVector:
@@ -182,10 +193,30 @@ class Encoder(ABC):
 
     def legal_indices(self, state: Any) -> list[int]:
         """The integers of the legal player actions, ascending (empty at chance or the end)."""
-        mover = self.game.to_move(state)
-        if mover is None or mover < 0:
-            return []
-        return sorted(self.index_of(state, action) for action in self.game.legal_actions(state))
+        return list(self.legal_pairs(state)[0])
+
+    def legal_pairs(self, state: Any) -> LegalPairs:
+        """The legal integers of `state`, ascending, and their actions (both empty at chance or
+        the end); converted once per `legal_key`."""
+        key = self.legal_key(state)
+        pairs = self._legal_pairs.get(key) if key is not None else None
+        if pairs is None:
+            pairs = self._convert_legal(state)
+            if key is not None:
+                if len(self._legal_pairs) >= LEGAL_PAIRS_LIMIT:
+                    self._legal_pairs.clear()
+                self._legal_pairs[key] = pairs
+        return pairs
+
+    def _convert_legal(self, state: Any) -> LegalPairs:
+        if not self.to_move_is_player(state):
+            return (), ()
+        actions = self.game.legal_actions(state)
+        indices = [self.index_of(state, action) for action in actions]
+        if indices != sorted(indices):  # many games list their actions in order already
+            order = sorted(range(len(actions)), key=indices.__getitem__)
+            indices, actions = [indices[i] for i in order], [actions[i] for i in order]
+        return tuple(indices), tuple(actions)
 
     def action_mask(self, state: Any) -> list[int]:
         """1 for each legal integer action, 0 for the others."""
@@ -200,14 +231,12 @@ class Encoder(ABC):
             raise IllegalAction(
                 f"action {index} is outside the action space 0..{self.num_actions - 1}"
             )
-        key = self._keys[index]
-        if self.to_move_is_player(state):
-            for action in self.game.legal_actions(state):
-                if self.index_of(state, action) == index:
-                    return action
-        legal = ", ".join(str(i) for i in self.legal_indices(state)) or "none (game over)"
+        indices, actions = self.legal_pairs(state)
+        if index in indices:
+            return actions[indices.index(index)]
+        legal = ", ".join(str(i) for i in indices) or "none (game over)"
         raise IllegalAction(
-            f"action {index} ({self.action_label(key)}) is not legal now; legal: {legal}"
+            f"action {index} ({self.label_of(index)}) is not legal now; legal: {legal}"
         )
 
     def to_move_is_player(self, state: Any) -> bool:

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from spieltisch.adapters.encoding import Encoder, encoder_for, win_shares
+from spieltisch.adapters.encoding import Encoder, LegalPairs, encoder_for, win_shares
 from spieltisch.core.protocol import CHANCE, Game, JsonValue
 from spieltisch.core.registry import game_class, make_game
 
@@ -144,18 +144,15 @@ class SpieltischState(pyspiel.State):  # type: ignore[misc]
             self._player = TERMINAL
         else:
             self._player = CHANCE_PLAYER if mover == CHANCE else mover
-        self._legal: tuple[list[int], list[Any]] | None = None
+        self._legal: LegalPairs | None = None
 
     def current_player(self) -> int:
         return self._player
 
-    def _legal_now(self) -> tuple[list[int], list[Any]]:
+    def _legal_now(self) -> LegalPairs:
         """The legal integers, ascending, and their actions."""
         if self._legal is None:
-            position, encoder = self._position, self.encoder
-            actions = self.rules.legal_actions(position) if self._player >= 0 else []
-            pairs = sorted((encoder.index_of(position, action), action) for action in actions)
-            self._legal = ([index for index, _ in pairs], [action for _, action in pairs])
+            self._legal = self.encoder.legal_pairs(self._position)
         return self._legal
 
     def _legal_actions(self, player: int) -> list[int]:

@@ -85,7 +85,7 @@ class SpieltischAEC(AECEnv):  # type: ignore[misc]
         self._rng = random.Random()
         self.state: Any = self.game.new_state()
         self._legal_state: Any = None
-        self._legal_now: tuple[Mover, tuple[int, ...], list[Any]] = (None, (), [])
+        self._legal_now: tuple[Mover, tuple[int, ...], tuple[Any, ...]] = (None, (), ())
         self._masks: dict[tuple[int, ...], npt.NDArray[np.int8]] = {}
         self._no_mask = self._mask_of(())
 
@@ -142,19 +142,12 @@ class SpieltischAEC(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[mover if mover is not None else 0]
         return mover
 
-    def _legal(self) -> tuple[Mover, tuple[int, ...], list[Any]]:
+    def _legal(self) -> tuple[Mover, tuple[int, ...], tuple[Any, ...]]:
         """The seat to move, its legal integers (ascending) and their actions, found once
         per position."""
         state = self.state
         if self._legal_state is not state:
-            mover = self.game.to_move(state)
-            actions = self.game.legal_actions(state) if mover is not None else []
-            index_of = self.encoder.index_of
-            indices = [index_of(state, action) for action in actions]
-            if indices != sorted(indices):  # many games list their actions in order already
-                order = sorted(range(len(actions)), key=indices.__getitem__)
-                indices, actions = [indices[i] for i in order], [actions[i] for i in order]
-            self._legal_now = (mover, tuple(indices), actions)
+            self._legal_now = (self.game.to_move(state), *self.encoder.legal_pairs(state))
             self._legal_state = state
         return self._legal_now
 

@@ -28,8 +28,16 @@ from spieltisch.adapters.encoding import (
     relative_seats,
 )
 from spieltisch.core.protocol import Game
-from spieltisch.games.pickomino.data import DICE, FACE_SYMBOLS, FACE_VALUES, NUM_FACES, TILES
+from spieltisch.games.pickomino.data import (
+    DICE,
+    FACE_SYMBOLS,
+    FACE_VALUES,
+    NUM_FACES,
+    TILES,
+    tile_worms,
+)
 from spieltisch.games.pickomino.state import (
+    NO_DICE,
     FirstSeat,
     Phase,
     PickominoState,
@@ -43,9 +51,9 @@ __all__ = ["PHASES", "PickominoEncoder"]
 
 PHASES = (Phase.START, Phase.ROLL, Phase.CHOOSE, Phase.DECIDE, Phase.OVER)
 CLAIMS = ("steal", "grill", "none")
-MAX_WORMS = sum((tile - 17) // 4 for tile in TILES)
-DICE_PARTS_LIMIT = 50_000
-"""Remembered dice parts of observations; more and they are forgotten and built again."""
+WORMS = tuple(tile_worms(tile) for tile in TILES)
+"""The worms of tile 21 + i."""
+MAX_WORMS = sum(WORMS)
 Stacks = tuple[tuple[int, ...], ...]
 
 
@@ -56,7 +64,8 @@ class PickominoEncoder(Encoder):
         super().__init__(game)
         self._heads: dict[tuple[Phase, int], FloatVector] = {}
         self._boards: dict[int, tuple[tuple[int, ...], Stacks, FloatVector]] = {}
-        self._dice_parts: dict[tuple[tuple[int, ...], tuple[int, ...]], FloatVector] = {}
+        self._kept_parts: dict[tuple[int, ...], tuple[FloatVector, FloatVector]] = {}
+        self._rolled_parts: dict[tuple[int, ...], FloatVector] = {}
 
     def vocabulary(self) -> list[ActionKey]:
         takes: list[ActionKey] = [("take", face) for face in range(NUM_FACES)]
@@ -84,6 +93,11 @@ class PickominoEncoder(Encoder):
 
     def chance_key(self, state: PickominoState) -> Hashable:
         return (state.phase, state.dice_left)
+
+    def legal_key(self, state: PickominoState) -> Hashable | None:
+        """A choice of faces depends on the dice alone; a stop's claims depend on the tiles
+        too, which change every turn, so those are worked out each time."""
+        return (state.kept, state.rolled) if state.phase is Phase.CHOOSE else None
 
     def fields(self) -> list[Field]:
         tiles, players = len(TILES), self.players
@@ -114,7 +128,7 @@ class PickominoEncoder(Encoder):
 
     def observe_array(self, state: PickominoState, seat: int) -> FloatVector:
         """Put together from parts remembered by what each depends on: the phase and the
-        mover, the tiles (a turn long), the dice."""
+        mover, the tiles (a turn long), the dice set aside and the roll."""
         mover = (state.seat - seat) % self.players
         head = self._heads.get((state.phase, mover))
         if head is None:
@@ -126,15 +140,15 @@ class PickominoEncoder(Encoder):
                 state.stacks,
                 as_vector(self._board(state, seat)),
             )
-        return np.concatenate((head, board[2], self._dice_vector(state.kept, state.rolled)))
-
-    def _dice_vector(self, kept: tuple[int, ...], rolled: tuple[int, ...]) -> FloatVector:
-        dice = self._dice_parts.get((kept, rolled))
-        if dice is None:
-            if len(self._dice_parts) >= DICE_PARTS_LIMIT:
-                self._dice_parts.clear()
-            dice = self._dice_parts[kept, rolled] = as_vector(self._dice(kept, rolled))
-        return dice
+        kept = self._kept_parts.get(state.kept)
+        if kept is None:
+            kept = self._kept_parts[state.kept] = self._kept_vectors(state.kept)
+        rolled = self._rolled_parts.get(state.rolled)
+        if rolled is None:
+            rolled = self._rolled_parts[state.rolled] = as_vector(
+                self._dice(NO_DICE, state.rolled)[NUM_FACES : 2 * NUM_FACES]
+            )
+        return np.concatenate((head, board[2], kept[0], rolled, kept[1]))
 
     def _head(self, phase: Phase, mover: int) -> list[float]:
         """The phase and the seat to move, `mover` seats after the observer."""
@@ -145,24 +159,25 @@ class PickominoEncoder(Encoder):
 
     def _board(self, state: PickominoState, seat: int) -> list[float]:
         """The grill, the tiles out of the game, the stacks, their tops and the scores: zeros
-        with each tile's entries set, quicker than joining the fields one by one."""
+        with each tile's entries set, quicker than joining the fields one by one. A tile is
+        out of the game when it is neither on the grill nor in a stack."""
         tiles, players, first = len(TILES), self.players, TILES[0]
         stacks_at = 2 * tiles
         tops_at = stacks_at + tiles * players
         scores_at = tops_at + tiles * players
-        values = [0.0] * (scores_at + players)
+        values = [0.0] * tiles + [1.0] * tiles + [0.0] * (scores_at - stacks_at + players)
         for tile in state.grill:
             values[tile - first] = 1.0
-        for tile in state.out_of_game:  # a property: read it once
-            values[tiles + tile - first] = 1.0
-        scores = self.game.scores(state)
+            values[tiles + tile - first] = 0.0
         for offset, other in enumerate(relative_seats(seat, players)):
-            stack = state.stacks[other]
+            stack, at, worms = state.stacks[other], stacks_at + offset * tiles - first, 0
             for place, tile in enumerate(stack, start=1):
-                values[stacks_at + offset * tiles + tile - first] = place / tiles
+                values[at + tile] = place / tiles
+                values[tiles + tile - first] = 0.0
+                worms += WORMS[tile - first]
             if stack:
                 values[tops_at + offset * tiles + stack[-1] - first] = 1.0
-            values[scores_at + offset] = scores[other] / MAX_WORMS
+            values[scores_at + offset] = worms / MAX_WORMS
         return values
 
     def _dice(self, kept: tuple[int, ...], rolled: tuple[int, ...]) -> list[float]:
@@ -172,3 +187,9 @@ class PickominoEncoder(Encoder):
         vector.scaled(rolled, DICE)
         vector.scaled([sum(c * v for c, v in zip(kept, FACE_VALUES, strict=True))], 40)
         return vector.values
+
+    def _kept_vectors(self, kept: tuple[int, ...]) -> tuple[FloatVector, FloatVector]:
+        """The fields of `_dice` that depend on the dice set aside alone: the dice and their
+        sum. These and the roll are remembered apart: each comes in a few thousand kinds."""
+        values = self._dice(kept, NO_DICE)
+        return as_vector(values[:NUM_FACES]), as_vector(values[2 * NUM_FACES :])
