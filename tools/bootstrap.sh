@@ -23,5 +23,8 @@ if [ ! -f "$stamp" ] || [ "$lock" -nt "$stamp" ] || [ pyproject.toml -nt "$stamp
   touch "$stamp"
 fi
 export PATH="$PWD/.venv/bin:$PATH"
+# the package's bytecode, as an install from a wheel writes it (an editable install does not;
+# where PYTHONDONTWRITEBYTECODE is set, every start would compile the sources again)
+.venv/bin/python -m compileall -q src >/dev/null
 # three.js for the 3D ship, from package-lock.json (skipped when already present)
 .venv/bin/python tools/fetch_web_deps.py
