@@ -186,10 +186,13 @@ class Pickomino(Game[PickominoState, Action]):
 
     def claims(self, state: PickominoState) -> list[Claim]:
         """What a stop may take now: steal and/or grill, else only a failing stop ('none')."""
+        if not state.has_worm:
+            return ["none"]
+        total = state.total
         found: list[Claim] = []
-        if self.steal_victim(state) is not None:
+        if self._victim_at(state, total) is not None:
             found.append("steal")
-        if self.grill_tile(state) is not None:
+        if state.grill and state.grill[0] <= total:  # the grill is ascending
             found.append("grill")
         return found or ["none"]
 
