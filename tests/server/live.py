@@ -101,13 +101,25 @@ def _wait_until_up(url: str, process: subprocess.Popen[bytes]) -> None:
     raise RuntimeError(f"the server did not answer at {url} within {START_TIMEOUT} s")
 
 
-def launch(data_dir: Path, port: int, bot_delay: float, extra: Sequence[str] = ()) -> LiveServer:
+def launch(
+    data_dir: Path,
+    port: int,
+    bot_delay: float,
+    extra: Sequence[str] = (),
+    errors: Path | None = None,
+) -> LiveServer:
+    """A `serve` process, up and answering; its standard error goes to the file `errors`
+    if one is given."""
     command = [sys.executable, "-m", "spieltisch", "serve", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--data-dir", str(data_dir), "--bot-delay", str(bot_delay)]
     if not on_sqlite() and "--db" not in extra:
         command += ["--db", db_url(data_dir)]
     command += list(extra)
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    with contextlib.ExitStack() as files:
+        stderr = files.enter_context(errors.open("wb")) if errors else None
+        process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL, stderr=stderr
+        )
     url = f"http://127.0.0.1:{port}/"
     try:
         _wait_until_up(url, process)

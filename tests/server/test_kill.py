@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -107,3 +108,27 @@ def test_worker_processes_end_when_the_server_is_killed(tmp_path: Path) -> None:
     while any(alive(pid) for pid in workers):
         assert time.monotonic() < deadline, "worker processes outlived the killed server"
         time.sleep(0.1)
+
+
+def test_a_server_stopped_by_sigterm_releases_its_worker_processes(tmp_path: Path) -> None:
+    """uvicorn ends a SIGTERM by raising the signal again, so no exit handler runs: the
+    worker pool must be shut down before that, or its semaphores are reported leaked."""
+    errors = tmp_path / "stderr.txt"
+    server = launch(tmp_path, free_port(), bot_delay=0.0, errors=errors)
+    try:
+        body = {"game": "pickomino", "seats": [{"bot": "greedy"}, {"bot": "greedy"}]}
+        assert httpx.post(server.url + "api/tables", json=body, timeout=TIMEOUT).is_success
+        deadline = time.monotonic() + TIMEOUT
+        while len(workers := children(server.process.pid)) < 2:
+            assert time.monotonic() < deadline, "no worker processes were started"
+            time.sleep(0.05)
+        server.process.send_signal(signal.SIGTERM)
+        server.process.wait(timeout=TIMEOUT)
+    finally:
+        if server.process.poll() is None:
+            server.kill()
+    deadline = time.monotonic() + TIMEOUT  # the tracker of its semaphores speaks last
+    while any(alive(pid) for pid in workers):
+        assert time.monotonic() < deadline, "worker processes outlived the server"
+        time.sleep(0.1)
+    assert "leaked" not in errors.read_text(), errors.read_text()

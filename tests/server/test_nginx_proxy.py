@@ -154,13 +154,26 @@ def next_state(ws: ClientConnection) -> dict[str, Any]:
             return dict(message)
 
 
+def in_step(sockets: list[ClientConnection], states: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each seat's state once all show the same version and a seat is to move: a socket on
+    another server of a site may hear of a change (a new table's first roll) a moment later."""
+    while True:
+        newest = max(state["version"] for state in states)
+        behind = [seat for seat, state in enumerate(states) if state["version"] < newest]
+        if not behind and states[0]["to_move"] is not None:
+            return states
+        for seat in behind or range(len(states)):
+            states[seat] = next_state(sockets[seat])
+
+
 def move(sockets: list[ClientConnection], states: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The seat to move plays its first legal action; every seat's next state."""
+    """The seat to move plays its first legal action; every seat's state after it."""
+    states = in_step(sockets, states)
     seat = states[0]["to_move"]
     mine = states[seat]
     action = mine["view"]["legal_actions"][0]
     sockets[seat].send(json.dumps({"type": "action", "action": action, "version": mine["version"]}))
-    return [next_state(ws) for ws in sockets]
+    return in_step(sockets, [next_state(ws) for ws in sockets])
 
 
 def test_a_game_is_made_joined_and_played_through_nginx(proxied: str) -> None:
@@ -173,7 +186,7 @@ def test_a_game_is_made_joined_and_played_through_nginx(proxied: str) -> None:
     table_id = made.json()["id"]
     tokens = [join(proxied, table_id, name) for name in ("Ada", "Bea")]
     with socket(proxied, table_id, tokens[0]) as ada, socket(proxied, table_id, tokens[1]) as bea:
-        states = [next_state(ada), next_state(bea)]
+        states = in_step([ada, bea], [next_state(ada), next_state(bea)])
         assert [s["you"] for s in states] == [0, 1]
         assert states[0]["to_move"] in (0, 1)
         after = move([ada, bea], states)

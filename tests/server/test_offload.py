@@ -150,7 +150,7 @@ def test_a_worker_stops_a_runaway_job_and_a_dead_worker_is_replaced() -> None:
                 outcomes.append(await asyncio.wait_for(work.run(job, *args), LIVENESS))
             except (TooSlow, BrokenExecutor) as error:
                 outcomes.append(type(error).__name__)
-        work.close()
+        await work.close()
         return outcomes
 
     assert asyncio.run(jobs()) == ["TooSlow", "BrokenProcessPool", "7"]

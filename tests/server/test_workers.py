@@ -100,16 +100,17 @@ class Spectator(threading.Thread):
         self.views: dict[int, str] = {}
         self.clashes: list[int] = []  # versions seen with two different views
         self.over = False
+        self.trouble: list[str] = []  # why connections ended, for a report of a stall
 
     def run(self) -> None:
         end = time.monotonic() + LIVENESS
         while not self.over and time.monotonic() < end:
-            with (
-                suppress(WebSocketException, OSError, TimeoutError),
-                connect(self.url, open_timeout=10) as socket,
-            ):
-                while not self.over:
-                    self._see(json.loads(socket.recv(timeout=30)))
+            try:
+                with connect(self.url, open_timeout=10) as socket:
+                    while not self.over:
+                        self._see(json.loads(socket.recv(timeout=30)))
+            except (WebSocketException, OSError, TimeoutError) as error:
+                self.trouble = [*self.trouble[-4:], f"{type(error).__name__}: {error}"]
             time.sleep(0.2)
 
     def _see(self, message: dict[str, Any]) -> None:
@@ -146,7 +147,10 @@ def test_twenty_bot_games_finish_when_a_worker_is_killed(tmp_path: Path) -> None
         spectators = [Spectator(site, table_id) for table_id in tables]
         for spectator in spectators:
             spectator.start()
-        wait_for(lambda: all(len(s.views) > 3 for s in spectators), "every game is under way")
+        try:
+            wait_for(lambda: all(len(s.views) > 3 for s in spectators), "every game is under way")
+        except AssertionError:
+            raise AssertionError(stall_report(url, tables, spectators)) from None
         victim = worker_pids(site.process.pid)[0]
         os.kill(victim, signal.SIGKILL)
         assert sum(not s.over for s in spectators) >= TABLES // 2, "killed in the middle"
@@ -162,6 +166,22 @@ def test_twenty_bot_games_finish_when_a_worker_is_killed(tmp_path: Path) -> None
             check_history(store, table_id)
     finally:
         store.close()
+
+
+def stall_report(url: str, tables: list[str], spectators: list[Spectator]) -> str:
+    """What the stuck tables' spectators saw, against what the database holds."""
+    store, lines = Store(url), ["some games did not get under way:"]
+    try:
+        for table_id, spectator in zip(tables, spectators, strict=True):
+            if len(spectator.views) <= 3:
+                seen = max(spectator.views, default=None)
+                stored = len(store.entries(table_id))
+                alive = "watching" if spectator.is_alive() else "stopped"
+                lines.append(f"{table_id}: versions seen {sorted(spectator.views)} (last {seen}),")
+                lines.append(f"  {stored} entries stored, spectator {alive}: {spectator.trouble}")
+    finally:
+        store.close()
+    return "\n".join(lines)
 
 
 def check_history(store: Store, table_id: str) -> None:

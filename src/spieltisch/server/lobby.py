@@ -213,7 +213,7 @@ class Lobby:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        self.work.close()
+        await self.work.close()
 
     # --- lobby ------------------------------------------------------------------------------
     def create(

@@ -125,8 +125,14 @@ class Work:
         if self.renew:
             self.executor.submit(_ready)
 
-    def close(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
+    async def close(self) -> None:
+        """Drop the queued jobs and stop the workers. Our own pool is waited for (a running
+        job ends by its alarm): its queues must be released before the process exits, and a
+        server stopped by SIGTERM exits by that signal, without running exit handlers."""
+        if not self.renew:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            return
+        await asyncio.to_thread(self.executor.shutdown, wait=True, cancel_futures=True)
 
 
 def _ready() -> None:
