@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 import numpy as np
 from pettingzoo import AECEnv
 
-from research_loops import PlayGame, games_per_second, make_loop
+from research_loops import PlayGame, aec_loop, games_per_second, make_loop
 
 GAME = "pickomino"
 
@@ -44,7 +44,7 @@ def steps_per_game(games: int = 400) -> float:
         original_step(action)
 
     aec.step = counted  # type: ignore[method-assign]
-    play = _loop_over(aec)
+    play = aec_loop(aec)
     for seed in range(games):
         play(seed)
     return steps / games
@@ -58,7 +58,7 @@ def free_observation_loop() -> PlayGame:
     encoder = aec.unwrapped.encoder
     constant = np.zeros(encoder.observation_size, np.float32)
     encoder.observe_array = lambda state, seat: constant.copy()
-    return _loop_over(aec)
+    return aec_loop(aec)
 
 
 def rules_alone_loop() -> PlayGame:
@@ -125,25 +125,7 @@ def free_rules_loop(steps: float) -> PlayGame:
 
     encoder = env(GAME).unwrapped.encoder
     idle = _IdleEnv(round(steps), encoder.observation_size, encoder.num_actions)
-    return _loop_over(OrderEnforced(idle))
-
-
-def _loop_over(aec: Any) -> PlayGame:
-    """`research_loops`'s PettingZoo loop over an environment already made."""
-    import random
-
-    def play(seed: int) -> None:
-        choose = random.Random(seed)
-        aec.reset(seed=seed)
-        for _agent in aec.agent_iter():
-            observation, _reward, termination, truncation, _info = aec.last()
-            if termination or truncation:
-                aec.step(None)
-                continue
-            legal = np.flatnonzero(observation["action_mask"])
-            aec.step(int(legal[choose.randrange(len(legal))]))
-
-    return play
+    return aec_loop(OrderEnforced(idle))
 
 
 def measure(seconds: float = 1.0, rounds: int = 3) -> dict[str, float]:

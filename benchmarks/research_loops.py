@@ -20,6 +20,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -38,7 +39,12 @@ PlayGame = Callable[[int], None]
 def pettingzoo_games(game: str) -> PlayGame:
     from spieltisch.adapters.pettingzoo import env
 
-    aec = env(game)
+    return aec_loop(env(game))
+
+
+def aec_loop(aec: Any) -> PlayGame:
+    """The PettingZoo loop over an environment already made, a uniformly random legal action
+    at each step."""
 
     def play(seed: int) -> None:
         choose = random.Random(seed)
