@@ -96,12 +96,9 @@ class _IdleEnv(AECEnv):  # type: ignore[misc]
         self.mask[[0, 2, 5]] = 1
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        from spieltisch.adapters.pettingzoo import begin_episode
+
+        begin_episode(self)
         self.agent_selection, self.done = "player_0", 0
 
     def observe(self, agent: str) -> dict[str, Any]:

@@ -40,7 +40,7 @@ from spieltisch.adapters.encoding import encoder_for, resolve_chance, win_shares
 from spieltisch.core.protocol import JsonValue, Mover
 from spieltisch.core.registry import make_game
 
-__all__ = ["OrderEnforced", "SpieltischAEC", "env", "raw_env"]
+__all__ = ["OrderEnforced", "SpieltischAEC", "begin_episode", "env", "raw_env"]
 
 RENDER_MODES = ("ansi", "human")
 MASKS_LIMIT = 4096
@@ -51,6 +51,17 @@ def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
 
+def begin_episode(aec: AECEnv) -> None:
+    """PettingZoo's records of each agent for a new episode: every possible agent playing,
+    no rewards yet, nobody done."""
+    aec.agents = list(aec.possible_agents)
+    aec.rewards = dict.fromkeys(aec.agents, 0.0)
+    aec._cumulative_rewards = dict.fromkeys(aec.agents, 0.0)
+    aec.terminations = dict.fromkeys(aec.agents, False)
+    aec.truncations = dict.fromkeys(aec.agents, False)
+    aec.infos = {agent: {} for agent in aec.agents}
+
+
 class SpieltischAEC(AECEnv):  # type: ignore[misc]
     """One registered game as an agent-environment-cycle environment."""
 
@@ -58,6 +69,8 @@ class SpieltischAEC(AECEnv):  # type: ignore[misc]
         "render_modes": list(RENDER_MODES),
         "name": "spieltisch_v0",
     }
+    terminations: dict[str, bool]  # these and the agents' other records: `begin_episode`
+    truncations: dict[str, bool]
 
     def __init__(
         self,
@@ -98,12 +111,7 @@ class SpieltischAEC(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = random.Random(seed)
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        begin_episode(self)
         self.state = resolve_chance(self.game, self.game.new_state(), self._rng)
         if self._select_mover() is None:
             self._deads_step_first()
