@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from spieltisch.bots import make_bot, play_match
-from spieltisch.bots.karolinchen import ExpertBot, greedy_fruit, roll_gain
+from spieltisch.bots.karolinchen import ExpertBot, _greedy_lay, greedy_fruit, roll_gain
 from spieltisch.games.karolinchen import TAKE, Lay, Phase
+from spieltisch.games.karolinchen.data import COUNTS, DICE, NUM_FRUITS
 from tests.karolinchen.helpers import fruit, game_for, position
 
 GAME = game_for(2)
@@ -32,6 +35,19 @@ def test_greedy_takes_the_most_dice_then_the_smallest_card(middle: str, choice: 
     state = position(["r", "g"], middle=middle, covered=(6 - len(middle), 0), seat=0)
     assert greedy_fruit(state) == fruit(choice)
     assert make_bot(GAME, "greedy").choose(state) == Lay(fruit(choice))
+
+
+def test_greedy_lays_for_every_middle_and_hand_what_its_rule_says() -> None:
+    """The remembered order of the cards for each middle gives, whatever was laid, the card
+    of the hand that takes the most dice now, on ties the one with the fewest fruits."""
+    middles = [m for m in itertools.product(range(DICE + 1), repeat=NUM_FRUITS) if sum(m) <= DICE]
+    for middle in middles:
+        for size in range(1, NUM_FRUITS):
+            for cards in itertools.combinations(range(NUM_FRUITS), size):
+                hand = [f for f in range(NUM_FRUITS) if f not in cards]
+                best = Lay(max(hand, key=lambda f: (min(middle[f], COUNTS[f]), -COUNTS[f])))
+                for laid in (cards, cards[::-1]):  # the order they were laid in
+                    assert _greedy_lay(middle, laid) == best, (middle, laid)
 
 
 def test_greedy_always_takes_when_taking_is_a_choice() -> None:

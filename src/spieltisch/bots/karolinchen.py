@@ -6,7 +6,7 @@ The generic `random` bot (any game) already lays a uniformly random card from th
 from __future__ import annotations
 
 import random
-from functools import cache, lru_cache
+from functools import cache
 from math import comb
 from typing import Any
 
@@ -32,10 +32,22 @@ def greedy_fruit(state: KarolinchenState) -> int:
     return _greedy_lay(state.middle, state.cards[state.seat]).fruit
 
 
-@lru_cache(maxsize=1 << 16)
 def _greedy_lay(middle: tuple[int, ...], laid: tuple[int, ...]) -> Lay:
-    hand = [fruit for fruit in range(NUM_FRUITS) if fruit not in laid]
-    return Lay(max(hand, key=lambda fruit: (min(middle[fruit], COUNTS[fruit]), -COUNTS[fruit])))
+    for lay in _greedy_cards(middle):
+        if lay.fruit not in laid:
+            return lay
+    raise ValueError("greedy has no card left to lay")
+
+
+@cache
+def _greedy_cards(middle: tuple[int, ...]) -> tuple[Lay, ...]:
+    """Every card, best first for greedy: the most dice it takes from `middle` now, on ties
+    the fewest fruits (the cards' fruit counts all differ, so the order is strict). Remembered
+    per middle, of which there are 924; greedy lays the first card of it still in the hand."""
+    order = sorted(
+        range(NUM_FRUITS), key=lambda fruit: (min(middle[fruit], COUNTS[fruit]), -COUNTS[fruit])
+    )
+    return tuple(Lay(fruit) for fruit in reversed(order))
 
 
 def _greedy(phase: Phase, middle: tuple[int, ...], laid: tuple[int, ...]) -> Action:
