@@ -28,14 +28,7 @@ from spieltisch.adapters.encoding import (
     relative_seats,
 )
 from spieltisch.core.protocol import Game
-from spieltisch.games.pickomino.data import (
-    DICE,
-    FACE_SYMBOLS,
-    FACE_VALUES,
-    NUM_FACES,
-    TILES,
-    tile_worms,
-)
+from spieltisch.games.pickomino.data import DICE, FACE_SYMBOLS, FACE_VALUES, NUM_FACES, TILES
 from spieltisch.games.pickomino.state import (
     NO_DICE,
     FirstSeat,
@@ -51,9 +44,7 @@ __all__ = ["PHASES", "PickominoEncoder"]
 
 PHASES = (Phase.START, Phase.ROLL, Phase.CHOOSE, Phase.DECIDE, Phase.OVER)
 CLAIMS = ("steal", "grill", "none")
-WORMS = tuple(tile_worms(tile) for tile in TILES)
-"""The worms of tile 21 + i."""
-MAX_WORMS = sum(WORMS)
+MAX_WORMS = sum((tile - 17) // 4 for tile in TILES)
 Stacks = tuple[tuple[int, ...], ...]
 
 
@@ -159,25 +150,24 @@ class PickominoEncoder(Encoder):
 
     def _board(self, state: PickominoState, seat: int) -> list[float]:
         """The grill, the tiles out of the game, the stacks, their tops and the scores: zeros
-        with each tile's entries set, quicker than joining the fields one by one. A tile is
-        out of the game when it is neither on the grill nor in a stack."""
+        with each tile's entries set, quicker than joining the fields one by one."""
         tiles, players, first = len(TILES), self.players, TILES[0]
         stacks_at = 2 * tiles
         tops_at = stacks_at + tiles * players
         scores_at = tops_at + tiles * players
-        values = [0.0] * tiles + [1.0] * tiles + [0.0] * (scores_at - stacks_at + players)
+        values = [0.0] * (scores_at + players)
         for tile in state.grill:
             values[tile - first] = 1.0
-            values[tiles + tile - first] = 0.0
+        for tile in state.out_of_game:  # a property: read it once
+            values[tiles + tile - first] = 1.0
+        scores = self.game.scores(state)
         for offset, other in enumerate(relative_seats(seat, players)):
-            stack, at, worms = state.stacks[other], stacks_at + offset * tiles - first, 0
+            stack = state.stacks[other]
             for place, tile in enumerate(stack, start=1):
-                values[at + tile] = place / tiles
-                values[tiles + tile - first] = 0.0
-                worms += WORMS[tile - first]
+                values[stacks_at + offset * tiles + tile - first] = place / tiles
             if stack:
                 values[tops_at + offset * tiles + stack[-1] - first] = 1.0
-            values[scores_at + offset] = worms / MAX_WORMS
+            values[scores_at + offset] = scores[other] / MAX_WORMS
         return values
 
     def _dice(self, kept: tuple[int, ...], rolled: tuple[int, ...]) -> list[float]:

@@ -7,6 +7,7 @@ The spec is `docs/rules/pickomino.md`. Dice are chance nodes: the rules never ro
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
@@ -181,8 +182,8 @@ class Pickomino(Game[PickominoState, Action]):
         return None
 
     def _grill_tile_at(self, state: PickominoState, total: int) -> int | None:
-        reachable = [tile for tile in state.grill if tile <= total]
-        return reachable[-1] if reachable else None
+        reachable = bisect_right(state.grill, total)  # the grill is ascending
+        return state.grill[reachable - 1] if reachable else None
 
     def claims(self, state: PickominoState) -> list[Claim]:
         """What a stop may take now: steal and/or grill, else only a failing stop ('none')."""
@@ -192,7 +193,7 @@ class Pickomino(Game[PickominoState, Action]):
         found: list[Claim] = []
         if self._victim_at(state, total) is not None:
             found.append("steal")
-        if state.grill and state.grill[0] <= total:  # the grill is ascending
+        if self._grill_tile_at(state, total) is not None:
             found.append("grill")
         return found or ["none"]
 

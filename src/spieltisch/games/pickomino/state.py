@@ -143,8 +143,8 @@ class PickominoState:
     @property
     def out_of_game(self) -> tuple[int, ...]:
         """Tiles turned face down on the grill."""
-        held = {tile for stack in self.stacks for tile in stack}
-        return tuple(t for t in TILES if t not in held and t not in self.grill)
+        seen = set(self.grill).union(*self.stacks)
+        return tuple(t for t in TILES if t not in seen)
 
 
 # --- dice ----------------------------------------------------------------------------------
