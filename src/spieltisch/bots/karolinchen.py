@@ -44,10 +44,13 @@ def _greedy_cards(middle: tuple[int, ...]) -> tuple[Lay, ...]:
     """Every card, best first for greedy: the most dice it takes from `middle` now, on ties
     the fewest fruits (the cards' fruit counts all differ, so the order is strict). Remembered
     per middle, of which there are 924; greedy lays the first card of it still in the hand."""
-    order = sorted(
-        range(NUM_FRUITS), key=lambda fruit: (min(middle[fruit], COUNTS[fruit]), -COUNTS[fruit])
-    )
-    return tuple(Lay(fruit) for fruit in reversed(order))
+    order = sorted(range(NUM_FRUITS), key=lambda fruit: _liking(middle, fruit), reverse=True)
+    return tuple(Lay(fruit) for fruit in order)
+
+
+def _liking(middle: tuple[int, ...], fruit: int) -> tuple[int, int]:
+    """How much greedy likes laying `fruit` now: the dice it takes, then the fewer fruits."""
+    return min(middle[fruit], COUNTS[fruit]), -COUNTS[fruit]
 
 
 def _greedy(phase: Phase, middle: tuple[int, ...], laid: tuple[int, ...]) -> Action:
@@ -206,7 +209,7 @@ def _greedy_order(state: KarolinchenState, actions: list[Action]) -> list[Action
     def preference(action: Action) -> tuple[int, int]:
         if not isinstance(action, Lay):
             return (0, 0)  # take before leave: their legal order
-        fruit = action.fruit
-        return (-min(middle[fruit], COUNTS[fruit]), COUNTS[fruit])
+        taken, fewer = _liking(middle, action.fruit)
+        return (-taken, -fewer)
 
     return sorted(actions, key=preference)
