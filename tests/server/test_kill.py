@@ -93,21 +93,32 @@ def _state(pid: int) -> str:
     return "(Z)"
 
 
+def bot_game_workers(server: LiveServer) -> list[int]:
+    """Start a game of two bots; the server's child processes once its workers run (the
+    first bot move starts them)."""
+    body = {"game": "pickomino", "seats": [{"bot": "greedy"}, {"bot": "greedy"}]}
+    assert httpx.post(server.url + "api/tables", json=body, timeout=TIMEOUT).is_success
+    deadline = time.monotonic() + TIMEOUT
+    while len(workers := children(server.process.pid)) < 2:
+        assert time.monotonic() < deadline, "no worker processes were started"
+        time.sleep(0.05)
+    return workers
+
+
+def wait_until_gone(pids: list[int], what: str) -> None:
+    deadline = time.monotonic() + TIMEOUT
+    while any(alive(pid) for pid in pids):
+        assert time.monotonic() < deadline, what
+        time.sleep(0.1)
+
+
 def test_worker_processes_end_when_the_server_is_killed(tmp_path: Path) -> None:
     server = launch(tmp_path, free_port(), bot_delay=0.0)
     try:
-        body = {"game": "pickomino", "seats": [{"bot": "greedy"}, {"bot": "greedy"}]}
-        assert httpx.post(server.url + "api/tables", json=body, timeout=TIMEOUT).is_success
-        deadline = time.monotonic() + TIMEOUT  # the first bot move starts the workers
-        while len(workers := children(server.process.pid)) < 2:
-            assert time.monotonic() < deadline, "no worker processes were started"
-            time.sleep(0.05)
+        workers = bot_game_workers(server)
     finally:
         server.kill()
-    deadline = time.monotonic() + TIMEOUT
-    while any(alive(pid) for pid in workers):
-        assert time.monotonic() < deadline, "worker processes outlived the killed server"
-        time.sleep(0.1)
+    wait_until_gone(workers, "worker processes outlived the killed server")
 
 
 def test_a_server_stopped_by_sigterm_releases_its_worker_processes(tmp_path: Path) -> None:
@@ -116,19 +127,12 @@ def test_a_server_stopped_by_sigterm_releases_its_worker_processes(tmp_path: Pat
     errors = tmp_path / "stderr.txt"
     server = launch(tmp_path, free_port(), bot_delay=0.0, errors=errors)
     try:
-        body = {"game": "pickomino", "seats": [{"bot": "greedy"}, {"bot": "greedy"}]}
-        assert httpx.post(server.url + "api/tables", json=body, timeout=TIMEOUT).is_success
-        deadline = time.monotonic() + TIMEOUT
-        while len(workers := children(server.process.pid)) < 2:
-            assert time.monotonic() < deadline, "no worker processes were started"
-            time.sleep(0.05)
+        workers = bot_game_workers(server)
         server.process.send_signal(signal.SIGTERM)
         server.process.wait(timeout=TIMEOUT)
     finally:
         if server.process.poll() is None:
             server.kill()
-    deadline = time.monotonic() + TIMEOUT  # the tracker of its semaphores speaks last
-    while any(alive(pid) for pid in workers):
-        assert time.monotonic() < deadline, "worker processes outlived the server"
-        time.sleep(0.1)
+    # the tracker of the pool's semaphores is one of them, and it speaks last
+    wait_until_gone(workers, "worker processes outlived the server")
     assert "leaked" not in errors.read_text(), errors.read_text()
