@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import IntegrityError
 
+from spieltisch.server import site as site_module
 from spieltisch.server.connection import Connection
 from spieltisch.server.lobby import Lobby, SeatSpec
 from spieltisch.server.site import LEASE, ROUND, RedisSite
@@ -324,3 +325,27 @@ def test_a_finished_games_lease_is_let_go(tmp_path: Path) -> None:
             assert await a.site.redis.get(a.site._lease_key(table.id)) is None
 
     asyncio.run(main())
+
+
+def test_a_site_job_that_goes_on_after_a_cancellation_is_cancelled_again() -> None:
+    """A stopping worker waits for its site jobs; one that took a cancellation for an error
+    of its own (as redis-py may) and went on must not hold the stop up for ever."""
+
+    async def main() -> list[str]:
+        seen: list[str] = []
+
+        async def stubborn() -> None:
+            try:
+                await asyncio.sleep(3600)
+            except asyncio.CancelledError:
+                asyncio.current_task().uncancel()  # type: ignore[union-attr]
+                seen.append("went on")
+            await asyncio.sleep(3600)
+
+        job = asyncio.get_running_loop().create_task(stubborn())
+        await asyncio.sleep(0)
+        await asyncio.wait_for(site_module._cancel_all({job}), LIVENESS)
+        seen.append("cancelled" if job.cancelled() else "not cancelled")
+        return seen
+
+    assert asyncio.run(main()) == ["went on", "cancelled"]

@@ -44,6 +44,8 @@ SWEEP_EVERY = 2.0
 """Seconds between looks into the database for changes while the broker is away."""
 RECONNECT_MOST = 5.0
 """The longest wait between attempts to reach the broker again."""
+CANCEL_AGAIN = 1.0
+"""Seconds a stopping worker waits for its site jobs before it cancels them again."""
 SEND_TRIES, SEND_PAUSE = 3, 0.1
 """A message that cannot be published is tried this many times, the pauses growing by this."""
 
@@ -167,11 +169,7 @@ class RedisSite(Site):
             self._tasks.append(loop.create_task(self._forever(job)))
 
     async def close(self) -> None:
-        for task in [*self._tasks, *self._adopting]:
-            task.cancel()
-        for task in [*self._tasks, *self._adopting]:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await _cancel_all({*self._tasks, *self._adopting})
         with contextlib.suppress(Exception):
             pipe = self.redis.pipeline(transaction=False)
             for table_id in self.owned:
@@ -357,6 +355,19 @@ class RedisSite(Site):
                 _stop_if_cancelled()
                 log.exception("a site job failed; it starts again")
                 await asyncio.sleep(1.0)
+
+
+async def _cancel_all(tasks: set[asyncio.Task[None]]) -> None:
+    """Cancel `tasks` and wait until they have ended. A task that goes on after a
+    cancellation (one that redis-py turned into an error of its own while the task was not
+    asking `_stop_if_cancelled`) is cancelled again every `CANCEL_AGAIN` seconds."""
+    while tasks:
+        for task in tasks:
+            task.cancel()
+        ended, tasks = await asyncio.wait(tasks, timeout=CANCEL_AGAIN)
+        for task in ended:  # what a job raised on its way out is of no interest now
+            if not task.cancelled():
+                task.exception()
 
 
 def _stop_if_cancelled() -> None:
