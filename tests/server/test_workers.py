@@ -98,6 +98,7 @@ class Spectator(threading.Thread):
         super().__init__(daemon=True)
         self.url = socket_url(server, table_id)
         self.views: dict[int, str] = {}
+        self.newest = -1  # the highest version seen (a game may be over before it is watched)
         self.clashes: list[int] = []  # versions seen with two different views
         self.over = False
         self.trouble: list[str] = []  # why connections ended, for a report of a stall
@@ -118,6 +119,7 @@ class Spectator(threading.Thread):
             return
         view = json.dumps(message["view"], sort_keys=True)
         version = message["version"]
+        self.newest = max(self.newest, version)
         if self.views.setdefault(version, view) != view:
             self.clashes.append(version)
         self.over = message["result"] is not None
@@ -148,7 +150,7 @@ def test_twenty_bot_games_finish_when_a_worker_is_killed(tmp_path: Path) -> None
         for spectator in spectators:
             spectator.start()
         try:
-            wait_for(lambda: all(len(s.views) > 3 for s in spectators), "every game is under way")
+            wait_for(lambda: all(s.newest > 3 for s in spectators), "every game is under way")
         except AssertionError:
             raise AssertionError(stall_report(url, tables, spectators)) from None
         victim = worker_pids(site.process.pid)[0]
@@ -173,8 +175,8 @@ def stall_report(url: str, tables: list[str], spectators: list[Spectator]) -> st
     store, lines = Store(url), ["some games did not get under way:"]
     try:
         for table_id, spectator in zip(tables, spectators, strict=True):
-            if len(spectator.views) <= 3:
-                seen = max(spectator.views, default=None)
+            if spectator.newest <= 3:
+                seen = spectator.newest
                 stored = len(store.entries(table_id))
                 alive = "watching" if spectator.is_alive() else "stopped"
                 lines.append(f"{table_id}: versions seen {sorted(spectator.views)} (last {seen}),")
