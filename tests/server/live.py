@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -72,9 +73,26 @@ def chromium(args: Sequence[str]) -> Iterator[Any]:
 
 
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    """A loopback port that nothing holds now, below the kernel's range for the local ports of
+    outgoing connections: a port of that range (what binding port 0 gives) can be taken by a
+    client connection before the server binds it, and the server then fails to start."""
+    first_outgoing = _first_outgoing_port()
+    below = range(max(1024, first_outgoing - 12_000), first_outgoing)
+    choose = random.SystemRandom()
+    for _ in range(100):
+        port = choose.choice(below) if below else 0
+        with socket.socket() as probe, contextlib.suppress(OSError):
+            probe.bind(("127.0.0.1", port))
+            return int(probe.getsockname()[1])
+    raise RuntimeError(f"no free loopback port between {below.start} and {below.stop}")
+
+
+def _first_outgoing_port() -> int:
+    """Where the kernel's range of outgoing connections' local ports begins."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768  # Linux's default
 
 
 @dataclass
