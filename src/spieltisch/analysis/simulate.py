@@ -38,7 +38,7 @@ import multiprocessing
 import random
 import signal
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -122,6 +122,14 @@ def game_seeds(seed: int, index: int, players: int) -> tuple[int, tuple[int, ...
     draw = random.Random(f"{seed}:{index}")
     dice_seed = draw.getrandbits(64)
     return dice_seed, tuple(draw.getrandbits(64) for _ in range(players))
+
+
+def seed_drawing_bots(bots: Sequence[Bot], seeds: Sequence[int]) -> None:
+    """Seed each bot's generator as `make_bot(game, name, seed)` would; a bot that never draws
+    keeps its generator as it is (the games come out the same, and sooner)."""
+    for bot, seed in zip(bots, seeds, strict=True):
+        if bot.draws:
+            bot.rng.seed(seed)
 
 
 def game_options(config: SimulationConfig, index: int) -> dict[str, JsonValue]:
@@ -256,8 +264,7 @@ class _Table:
         variant = index % self.variants
         game, bots = self.games[variant], self.bots[variant]
         dice_seed, bot_seeds = game_seeds(self.config.seed, index, len(bots))
-        for bot, bot_seed in zip(bots, bot_seeds, strict=True):
-            bot.rng.seed(bot_seed)  # as make_bot(game, name, bot_seed) would
+        seed_drawing_bots(bots, bot_seeds)
         dice = random.Random(dice_seed)
         totals: Totals | None = None
         if self.turns and isinstance(game, Pickomino):

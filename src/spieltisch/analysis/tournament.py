@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from spieltisch.analysis.backends import BACKENDS
-from spieltisch.analysis.simulate import game_seeds
+from spieltisch.analysis.simulate import game_seeds, seed_drawing_bots
 from spieltisch.bots.base import Bot, make_bot
 from spieltisch.bots.match import play_match
 from spieltisch.core.errors import InvalidOptions
@@ -189,8 +189,7 @@ class _Player:
         seating = self.seatings[index % len(self.seatings)]
         game, bots = self.table(seating)
         dice_seed, bot_seeds = game_seeds(self.config.seed, index, len(seating))
-        for bot, bot_seed in zip(bots, bot_seeds, strict=True):
-            bot.rng.seed(bot_seed)  # as make_bot(game, spec, bot_seed) would
+        seed_drawing_bots(bots, bot_seeds)
         match = play_match(game, bots, dice_seed, seating)
         return GameResult(
             index,

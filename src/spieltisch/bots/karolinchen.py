@@ -69,6 +69,7 @@ GREEDY_RULE = TableRule(_greedy)
 class GreedyBot(Bot):
     name = "greedy"
     description = "lays the card that takes the most dice now; on ties the smallest card"
+    draws = False
     game: Karolinchen
 
     def choose(self, state: KarolinchenState) -> Action:
@@ -115,6 +116,7 @@ class ExpertBot(Bot):
 
     name = "expert"
     description = "expectimax over exact dice odds until the next eating phase"
+    draws = False
     # each roll of depth multiplies the work (4 players, depth 3: up to 0.4 s a move)
     parameters = {"depth": Bounded(int, 0, 3), "win": Bounded(float, 0, 100)}  # noqa: RUF012
     game: Karolinchen

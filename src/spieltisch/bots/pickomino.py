@@ -48,6 +48,7 @@ class TurnPlayer(Protocol):
 class GreedyBot(Bot):
     name = "greedy"
     description = "takes worms first, then the biggest total; stops at the first tile"
+    draws = False
     game: Pickomino
 
     def choose(self, state: PickominoState) -> Action:
@@ -84,6 +85,7 @@ class OptimalBot(Bot):
 
     name = "optimal"
     description = "exact per-turn dynamic programming: the most expected worms each turn"
+    draws = False
     parameters = {"steal_weight": Bounded(float, 0, 10)}  # noqa: RUF012  (read-only class data)
     game: Pickomino
     steal_weight: float | None = None
@@ -129,6 +131,7 @@ class WinnerBot(Bot):
 
     name = "winner"
     description = "exact turn solver maximising the chance to win the game (learned win chances)"
+    draws = False
     # each turn of lookahead multiplies the work by about 18 (the ways a turn can end)
     parameters = {"lookahead": Bounded(int, 0, 2)}  # noqa: RUF012  (read-only class data)
     game: Pickomino
