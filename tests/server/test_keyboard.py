@@ -27,6 +27,9 @@ FOCUSED_ACTION = """(() => {
   const focused = document.activeElement;
   return focused.closest('.board') ? focused.dataset.action || '' : '';
 })()"""
+GAMES_TO_GET_A_MOVE = 3
+"""The dice are the server's secret: about one two-player Karolinchen game in 400 ends before
+a given seat has had a card to choose; the test then plays another game."""
 MY_MOVE_OR_END = "!!document.querySelector('#result, .board button[data-action]')"
 
 
@@ -104,14 +107,17 @@ def test_a_whole_game_with_the_keyboard_alone(browser: Any, server: LiveServer, 
     context = browser.new_context(locale="en-GB", viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(STEP_TIMEOUT_MS)
-    page.goto(server.url)
-    make_table_by_keyboard(page, game, "Kira")
-    table = page.url.rsplit("/", 1)[-1]
-    assert httpx.get(server.url + f"api/tables/{table}").json()["pace"] == "instant"
-    assert page.inner_text("#table-pace") == "Bot pace: instant"
     choose = pickomino_choice if game == "pickomino" else first_action
-    moves = play_by_keyboard(page, choose, game)
-    assert moves >= 1  # the dice are the server's secret: how long a game is varies
+    for _ in range(GAMES_TO_GET_A_MOVE):
+        page.goto(server.url)
+        make_table_by_keyboard(page, game, "Kira")
+        table = page.url.rsplit("/", 1)[-1]
+        assert httpx.get(server.url + f"api/tables/{table}").json()["pace"] == "instant"
+        assert page.inner_text("#table-pace") == "Bot pace: instant"
+        moves = play_by_keyboard(page, choose, game)
+        if moves:
+            break
+    assert moves >= 1
     assert page.inner_text("#result .winner")
     assert httpx.get(server.url + f"api/tables/{table}").json()["status"] == "over"
     context.close()
