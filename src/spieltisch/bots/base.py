@@ -55,8 +55,9 @@ class Bot(ABC):
     # settable as 'name:key=value:key=value'; each reads its value from the text
     parameters: ClassVar[dict[str, Callable[[str], Any]]] = {}
     draws: ClassVar[bool] = True
-    """Whether `choose` ever draws from `rng`. Simulations seed the generator of a bot that
-    draws before each game; seeding costs more than a greedy bot's whole game."""
+    """Whether `choose` ever draws from `rng`. Before each game, simulations seed the generator
+    of a bot that draws and leave the others alone: seeding costs more than a greedy bot's
+    decisions in a whole game."""
 
     def __init__(self, game: Game[Any, Any], rng: random.Random) -> None:
         self.game = game
