@@ -50,12 +50,11 @@ from pydantic import BaseModel, Field
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 
-from spieltisch.core.protocol import CHANCE, JsonValue
-from spieltisch.core.record import replay_states
 from spieltisch.server.clock import Clock, WallClock
 from spieltisch.server.limits import BodyLimit, Limits, TableQuota, read_json
 from spieltisch.server.lobby import Connection, Lobby, SeatSpec
 from spieltisch.server.odds import odds_for
+from spieltisch.server.replays import Encoded, FinishedGames
 from spieltisch.server.settle import CatchTiming
 from spieltisch.server.site import RedisSite, Site
 from spieltisch.server.store import Store
@@ -278,13 +277,15 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
         await lobby.leave(table_id, body.token, body.bot)
         return lobby.get(table_id).summary()
 
-    @app.get("/api/tables/{table_id}/record")
-    async def record(table_id: str) -> dict[str, Any]:
-        return _finished(lobby, table_id).record().to_json()
+    kept = FinishedGames()
 
-    @app.get("/api/tables/{table_id}/replay")
-    async def replay(table_id: str) -> dict[str, Any]:
-        return replay_steps(_finished(lobby, table_id))
+    @app.get("/api/tables/{table_id}/record", response_model=dict[str, Any])
+    async def record(table_id: str, request: Request) -> Response:
+        return _encoded(request, await kept.record(_finished(lobby, table_id)))
+
+    @app.get("/api/tables/{table_id}/replay", response_model=dict[str, Any])
+    async def replay(table_id: str, request: Request) -> Response:
+        return _encoded(request, await kept.replay(_finished(lobby, table_id)))
 
     @app.get("/api/tables/{table_id}/odds")
     async def odds(table_id: str) -> dict[str, Any]:
@@ -326,19 +327,13 @@ def _finished(lobby: Lobby, table_id: str) -> LiveTable:
     return table
 
 
-def replay_steps(table: LiveTable) -> dict[str, JsonValue]:
-    """Every position of a finished game as the public view, with the action that led to it."""
-    record = table.record()
-    game = table.game
-    states = replay_states(record)
-    steps: list[dict[str, JsonValue]] = [
-        {"action": None, "actor": None, "view": game.view(states[0], None)}
-    ]
-    moves = [e for e in table.entries if e.action is not None]
-    for text, move, state in zip(record.actions, moves, states[1:], strict=True):
-        step = {"action": text, "actor": move.actor, "view": game.view(state, None)}
-        steps.append({**step, "entry": table.log_entry(move, None)})  # the log's words
-    return {"record": record.to_json(), "table": table.summary(), "steps": steps, "chance": CHANCE}
+def _encoded(request: Request, answer: Encoded) -> Response:
+    """A kept JSON answer, compressed for a client that accepts gzip."""
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
+        return Response(answer.compressed, media_type="application/json", headers=headers)
+    vary = {"Vary": "Accept-Encoding"}
+    return Response(answer.plain, media_type="application/json", headers=vary)
 
 
 async def serve_socket(
