@@ -1,0 +1,1 @@
+"""Players' accounts: user names, passwords and their checks (no I/O; storage is the server's)."""

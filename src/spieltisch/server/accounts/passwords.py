@@ -1,0 +1,91 @@
+"""Passwords: hashed with Argon2id, checked in the same time whether or not an account exists.
+
+Hashing is slow on purpose (tens of milliseconds of CPU): callers run it beside the event
+loop. Only the hash is ever stored; a password is never logged or kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from argon2 import PasswordHasher, Type
+from argon2.exceptions import InvalidHashError, VerificationError
+
+__all__ = [
+    "MAX_PASSWORD",
+    "MIN_PASSWORD",
+    "Verdict",
+    "check_new_password",
+    "hash_password",
+    "verify_nobody",
+    "verify_password",
+]
+
+MIN_PASSWORD = 8
+"""The shortest password, as NIST SP 800-63B asks of passwords a person chooses."""
+MAX_PASSWORD = 256
+"""The longest: long pass phrases are welcome, a megabyte to hash is not."""
+TIME_COST = 2
+"""Argon2id passes over memory (OWASP's password storage sheet: 2 passes with 19 MiB)."""
+MEMORY_KIB = 19 * 1024
+"""Argon2id memory in KiB per hash: a sign-in costs this much for a moment."""
+PARALLELISM = 1
+"""Lanes of one hash: a server on few cores hashes several sign-ins side by side instead."""
+
+
+class PasswordError(ValueError):
+    """A new password that is refused, with a sentence saying why."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A password checked against a stored hash: right or not, and whether the hash should be
+    made anew with today's parameters (they were raised since it was stored)."""
+
+    right: bool
+    rehash: bool = False
+
+
+@cache
+def _hasher() -> PasswordHasher:
+    return PasswordHasher(
+        time_cost=TIME_COST, memory_cost=MEMORY_KIB, parallelism=PARALLELISM, type=Type.ID
+    )
+
+
+def check_new_password(password: str, user_name: str) -> None:
+    """Refuse a password too short, too long, or the user name itself."""
+    if len(password) < MIN_PASSWORD:
+        raise PasswordError(f"A password needs at least {MIN_PASSWORD} characters.")
+    if len(password) > MAX_PASSWORD:
+        raise PasswordError(f"A password can have at most {MAX_PASSWORD} characters.")
+    if password.casefold() == user_name.casefold():
+        raise PasswordError("A password must not be the user name.")
+
+
+def hash_password(password: str) -> str:
+    """The Argon2id hash of `password`, with a fresh salt (the PHC string)."""
+    return _hasher().hash(password)
+
+
+def verify_password(stored: str, password: str) -> Verdict:
+    """Whether `password` matches the `stored` hash. A stored value that is no hash at all
+    matches nothing."""
+    try:
+        _hasher().verify(stored, password)
+    except (VerificationError, InvalidHashError):
+        return Verdict(False)
+    return Verdict(True, _hasher().check_needs_rehash(stored))
+
+
+@cache
+def _nobody() -> str:
+    return hash_password("a password of no account")
+
+
+def verify_nobody(password: str) -> Verdict:
+    """The same work as checking a password of an account, for a user name that has none, so
+    that the time of an answer does not tell whether the name exists. Never right."""
+    verify_password(_nobody(), password)
+    return Verdict(False)
