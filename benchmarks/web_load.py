@@ -10,6 +10,13 @@ Hostile company for those tables: --riffraff-careful N adds N Riff Raff tables o
 `careful` bots (bot turns and physics, played nonstop), --slow-readers N adds N spectators
 at the measured tables that never read their socket.
 
+Company that must not slow the others: --replay-readers N adds N clients that fetch the
+replay of a finished Riff Raff game (two `random` bots, played before the run) over and over;
+--reconnect-storm N opens, reads and aborts N spectator sockets a second from 127.0.0.1 while
+the measured players connect from 127.0.0.2. With either, --sync-probes spectators (10 by
+default) each ask a waiting table of their own for its state every 0.2 s and report that
+round trip.
+
 Several workers of one site: --workers N serves with N worker processes (and --broker, Redis
 at 127.0.0.1:6379 unless given), --db URL on another database (a PostgreSQL URL gets a fresh
 schema of its own, dropped afterwards). The two seats of a table may then sit on different
@@ -29,6 +36,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import itertools
 import json
 import random
 import socket
@@ -44,11 +52,15 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import WebSocketException
 
 HOST = "127.0.0.1"
 MAX_TABLES = 1000
 OPENING = 20  # tables opened at once before the run
 MAX_SECONDS = 300.0
+PLAYERS_FROM = "127.0.0.2"  # the measured clients' address when a storm comes from HOST
+PROBE_EVERY = 0.2  # seconds between a sync probe's requests
+MAX_STORM = 5000  # reconnects a second
 
 
 @dataclass
@@ -57,6 +69,10 @@ class Totals:
     errors: int = 0
     error_codes: dict[str, int] = field(default_factory=dict)
     finished_tables: int = 0
+    syncs: list[float] = field(default_factory=list)
+    replays_read: int = 0
+    storm_cycles: int = 0
+    storm_refused: int = 0
 
 
 def free_port() -> int:
@@ -106,11 +122,14 @@ def fresh_database(url: str | None) -> Iterator[str | None]:
         engine.dispose()
 
 
-async def open_table(client: httpx.AsyncClient, game: str) -> tuple[str, list[str]]:
+async def open_table(
+    client: httpx.AsyncClient, game: str, seated: bool = True
+) -> tuple[str, list[str]]:
+    """A table of two people, seated (else it waits for them, as the sync probes' do)."""
     body = {"game": game, "seats": [{"bot": None}, {"bot": None}]}
     table = (await client.post("/api/tables", json=body)).json()
     tokens = []
-    for name in ("A", "B"):
+    for name in ("A", "B") if seated else ():
         joined = await client.post(f"/api/tables/{table['id']}/join", json={"name": name})
         tokens.append(joined.json()["token"])
     return table["id"], tokens
@@ -168,7 +187,9 @@ async def play_table(
     url = base.replace("http", "ws", 1) + f"/api/tables/{table_id}/ws?token="
     end = time.monotonic() + args.seconds
     budget = [args.actions]
-    async with connect(url + tokens[0]) as first, connect(url + tokens[1]) as second:
+    first_socket = connect(url + tokens[0], local_addr=(PLAYERS_FROM, 0))
+    second_socket = connect(url + tokens[1], local_addr=(PLAYERS_FROM, 0))
+    async with first_socket as first, second_socket as second:
         await asyncio.gather(
             seat_client(first, random.Random(seed), totals, budget, end, args.think),
             seat_client(second, random.Random(seed + 1), totals, budget, end, args.think),
@@ -179,8 +200,12 @@ async def play_table(
 async def run(args: argparse.Namespace, base: str) -> tuple[Totals, float]:
     totals = Totals()
     limits = httpx.Limits(max_connections=20)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
-        tables = []
+    transport = httpx.AsyncHTTPTransport(local_address=PLAYERS_FROM, limits=limits)
+    async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as client:
+        replayed = await finished_riffraff(client) if args.replay_readers else None
+        probes = args.sync_probes if args.replay_readers or args.reconnect_storm else 0
+        idle = [(await open_table(client, args.game, seated=False))[0] for _ in range(probes)]
+        tables: list[tuple[str, list[str]]] = []
         while len(tables) < args.tables:
             batch = min(OPENING, args.tables - len(tables))
             tables += await asyncio.gather(*(open_table(client, args.game) for _ in range(batch)))
@@ -194,13 +219,118 @@ async def run(args: argparse.Namespace, base: str) -> tuple[Totals, float]:
             url = f"{ws_base}/api/tables/{table_id}/ws"
             await stack.enter_async_context(connect(url, max_queue=1, max_size=None))
         started = time.perf_counter()
-        await asyncio.gather(
+        playing = asyncio.gather(
             *(
                 play_table(base, table_id, tokens, args.seed + 2 * n, args, totals)
                 for n, (table_id, tokens) in enumerate(tables)
             )
         )
+        company = [read_replays(base, replayed, totals) for _ in range(args.replay_readers)]
+        if args.reconnect_storm:
+            company.append(storm(ws_base, tables[0][0], args.reconnect_storm, totals))
+        company += [probe_syncs(ws_base, table_id, totals) for table_id in idle]
+        await run_beside(playing, company)
         return totals, time.perf_counter() - started
+
+
+async def run_beside(playing: asyncio.Future[Any], company: list[Any]) -> None:
+    """Run the `company` tasks until the players are done, then stop them."""
+    tasks = [asyncio.ensure_future(work) for work in company]
+    try:
+        await playing
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def finished_riffraff(client: httpx.AsyncClient) -> str:
+    """A Riff Raff game of two `random` bots, played to its end (for the replay readers)."""
+    body = {"game": "riffraff", "seats": [{"bot": "random"}, {"bot": "random"}], "pace": "instant"}
+    table = (await client.post("/api/tables", json=body)).json()
+    deadline = time.monotonic() + MAX_SECONDS
+    while (await client.get(f"/api/tables/{table['id']}")).json()["status"] != "over":
+        if time.monotonic() > deadline:
+            raise SystemExit("the Riff Raff game for the replay readers did not end")
+        await asyncio.sleep(0.5)
+    return str(table["id"])
+
+
+async def read_replays(base: str, table_id: str | None, totals: Totals) -> None:
+    """Fetch a finished game's replay over and over, as a browser does (gzip accepted)."""
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        while True:
+            response = await client.get(f"/api/tables/{table_id}/replay")
+            response.raise_for_status()
+            totals.replays_read += 1
+
+
+async def probe_syncs(ws_base: str, table_id: str, totals: Totals) -> None:
+    """A spectator from the players' address that asks a waiting table for its state now and
+    then and measures how long the answer takes (nothing else is sent to it)."""
+    url = f"{ws_base}/api/tables/{table_id}/ws"
+    async with connect(url, local_addr=(PLAYERS_FROM, 0)) as ws:
+        await ws.recv()  # the state on joining
+        while True:
+            await asyncio.sleep(PROBE_EVERY)
+            asked = time.perf_counter()
+            await ws.send(json.dumps({"type": "sync"}))
+            await ws.recv()
+            totals.syncs.append(time.perf_counter() - asked)
+
+
+async def storm(ws_base: str, table_id: str, per_second: int, totals: Totals) -> None:
+    """Open a spectator socket, read its first message and abort it, `per_second` times a
+    second, all from one address."""
+    url = f"{ws_base}/api/tables/{table_id}/ws"
+    running: set[asyncio.Task[None]] = set()
+    started = time.perf_counter()
+    for n in itertools.count():
+        await asyncio.sleep(max(0.0, started + n / per_second - time.perf_counter()))
+        if len(running) < per_second:  # at most a second's worth in flight
+            task = asyncio.ensure_future(reconnect_once(url, totals))
+            running.add(task)
+            task.add_done_callback(running.discard)
+
+
+async def reconnect_once(url: str, totals: Totals) -> None:
+    try:
+        async with asyncio.timeout(10):
+            ws = await connect(url, local_addr=(HOST, 0))
+            await ws.recv()
+            ws.transport.abort()
+        totals.storm_cycles += 1
+    except (OSError, TimeoutError, WebSocketException):
+        totals.storm_refused += 1
+
+
+COMPANY_FIGURES = (
+    "replay_readers",
+    "replays_read",
+    "reconnect_storm",
+    "storm_cycles",
+    "storm_refused",
+    "sync_p50_ms",
+    "sync_p99_ms",
+)
+
+
+def company_figures(args: argparse.Namespace, totals: Totals, seconds: float) -> dict[str, Any]:
+    """The figures of the replay readers, the storm and the sync probes (when any ran)."""
+    if not (args.replay_readers or args.reconnect_storm):
+        return {}
+    syncs = totals.syncs
+    return {
+        "replay_readers": args.replay_readers,
+        "replays_read": totals.replays_read,
+        "reconnect_storm": args.reconnect_storm,
+        "storm_cycles": totals.storm_cycles,
+        "storm_refused": totals.storm_refused,
+        "storm_per_second": round(totals.storm_cycles / seconds, 1) if seconds else 0.0,
+        "syncs": len(syncs),
+        "sync_p50_ms": round(1000 * statistics.median(syncs), 2) if syncs else None,
+        "sync_p99_ms": round(1000 * percentile(syncs, 0.99), 2) if syncs else None,
+    }
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -230,6 +360,19 @@ def main() -> int:
         "--slow-readers", type=int, default=0, metavar="N", help="spectators that never read"
     )
     parser.add_argument(
+        "--replay-readers", type=int, default=0, metavar="N", help="clients reading a replay"
+    )
+    parser.add_argument(
+        "--reconnect-storm",
+        type=int,
+        default=0,
+        metavar="N",
+        help=f"spectator sockets opened and aborted a second from one address (<= {MAX_STORM})",
+    )
+    parser.add_argument(
+        "--sync-probes", type=int, default=10, metavar="N", help="tables whose sync is timed"
+    )
+    parser.add_argument(
         "--port", type=int, help="load a server already running on this loopback port instead"
     )
     parser.add_argument("--workers", type=int, default=1, help="worker processes of the server")
@@ -240,6 +383,7 @@ def main() -> int:
     args = parser.parse_args()
     args.tables = max(1, min(args.tables, MAX_TABLES))
     args.seconds = max(1.0, min(args.seconds, MAX_SECONDS))
+    args.reconnect_storm = max(0, min(args.reconnect_storm, MAX_STORM))
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 20, 50)  # the clients' own collections are no server latency
@@ -273,16 +417,18 @@ def main() -> int:
         "max_ms": round(1000 * max(totals.latencies), 2) if count else None,
         "errors": totals.errors,
         "error_codes": totals.error_codes,
+        **company_figures(args, totals, seconds),
     }
     if args.json:
         print(json.dumps(figures))
     else:
+        company = {k: v for k, v in figures.items() if k in COMPANY_FIGURES}
         print(
             f"{figures['tables']} tables on {figures['workers']} worker(s), "
             f"{figures['database']}: {count} actions in {figures['seconds']} s: "
             f"{figures['actions_per_second']} actions/s; round trip p50 {figures['p50_ms']} ms, "
             f"p99 {figures['p99_ms']} ms, max {figures['max_ms']} ms; {totals.errors} errors "
-            f"{totals.error_codes or ''}"
+            f"{totals.error_codes or ''}" + (f"; {company}" if company else "")
         )
     return 0
 
