@@ -430,6 +430,18 @@ def _counts(db: Any, number: Any, table_ids: list[str]) -> dict[str, int]:
 
 CONNECT_TIMEOUT = 5
 """Seconds a server database may take to answer a new connection (the event loop waits)."""
+STATEMENT_TIMEOUT_MS = 5000
+"""PostgreSQL cancels a statement that runs longer: ours take milliseconds, so one that runs
+for seconds waits on something that is stuck, and the move is better refused (`not_saved`)."""
+LOCK_TIMEOUT_MS = 2000
+"""PostgreSQL gives up waiting for a lock after this long: another program holding a table
+locked must not hold up the moves behind it for longer."""
+KEEPALIVE = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2, "keepalives_count": 3}
+"""TCP keepalives on idle connections: a server that vanished without a word (a silent
+partition) is noticed after about 5 + 3 x 2 = 11 seconds instead of the kernel's two hours."""
+TCP_USER_TIMEOUT_MS = 10_000
+"""Data sent but not acknowledged for this long drops the connection (Linux `TCP_USER_TIMEOUT`),
+instead of the kernel's retries for about 15 minutes."""
 
 
 def _parse(url: str) -> URL:
@@ -455,9 +467,19 @@ def _engine(url: URL, **options: Any) -> Engine:
 
 
 def _connect_args(url: URL) -> dict[str, Any]:
-    if url.get_backend_name() == "postgresql" and "connect_timeout" not in url.query:
-        return {"connect_timeout": CONNECT_TIMEOUT}
-    return {}
+    """Bounds on every wait for a PostgreSQL server (each one the URL sets itself is kept)."""
+    if url.get_backend_name() != "postgresql":
+        return {}
+    bounds: dict[str, Any] = {
+        "connect_timeout": CONNECT_TIMEOUT,
+        **KEEPALIVE,
+        "tcp_user_timeout": TCP_USER_TIMEOUT_MS,
+    }
+    found = {key: value for key, value in bounds.items() if key not in url.query}
+    timeouts = f"-c statement_timeout={STATEMENT_TIMEOUT_MS} -c lock_timeout={LOCK_TIMEOUT_MS}"
+    options = url.query.get("options", "")
+    given = " ".join(options) if isinstance(options, tuple) else options
+    return {**found, "options": f"{timeouts} {given}".strip()}  # the URL's own come last
 
 
 def _sqlite_path(database: str | None) -> Path | None:
@@ -512,6 +534,9 @@ def _hold_off_other_upgrades(db: Connection) -> None:
     of them upgrades it: PostgreSQL's advisory lock, or SQLite's write lock taken at once."""
     dialect = db.dialect.name
     if dialect == "postgresql":
+        # a migration may take long, and the others wait for it: no statement or lock bound
+        db.exec_driver_sql("SET LOCAL statement_timeout = 0")
+        db.exec_driver_sql("SET LOCAL lock_timeout = 0")
         db.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _UPGRADE_LOCK})
     elif dialect == "sqlite":
         # the sqlite3 module would not begin a transaction before DDL; this one holds it all
