@@ -230,6 +230,7 @@ class Store:
     def _open(self) -> str | None:
         with self.engine.begin() as db:
             _hold_off_other_upgrades(db)
+            _refuse_damaged(db)
             found = _found_revision(db)
             if found is not None:
                 _refuse_unknown(found)
@@ -541,6 +542,23 @@ def _hold_off_other_upgrades(db: Connection) -> None:
     elif dialect == "sqlite":
         # the sqlite3 module would not begin a transaction before DDL; this one holds it all
         db.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _refuse_damaged(db: Connection) -> None:
+    """Refuse an SQLite file that SQLite itself finds damaged (its quick check: every page
+    and row readable, the indexes in order; it reads the whole file once)."""
+    if db.dialect.name != "sqlite":
+        return
+    try:
+        said = [str(row[0]) for row in db.exec_driver_sql("PRAGMA quick_check(3)")]
+    except SQLAlchemyError as error:
+        said = [_why(error)]
+    if said != ["ok"]:
+        raise StorageError(
+            f"The database {db.engine.url.database} is damaged (SQLite's check says: "
+            f"{' '.join('; '.join(said).split())}). Start from a backup of it, or move it "
+            "aside to start empty."
+        )
 
 
 def _found_revision(db: Connection) -> str | None:
