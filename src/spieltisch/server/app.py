@@ -27,7 +27,8 @@ A socket that falls more than `connection.MAX_BEHIND` messages behind is closed 
 
 Limits (`server.limits.Limits`, settings of `serve`): a request body over `body` bytes is
 answered 413 unread; a socket message over `message` characters or nested more than `depth`
-levels gets an error message.
+levels gets an error message. JSON that Python would take but nothing can use (`1e400`, `NaN`,
+a lone surrogate such as `"\\ud800"`) is invalid JSON: 422 for a body, `bad_json` on a socket.
 
 The browser modules the client imports (three.js) are served from /vendor/, fetched by
 tools/fetch_web_deps.py; when they are missing the server says how to fetch them.
@@ -37,7 +38,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -45,6 +46,7 @@ from typing import Any
 
 from fastapi import FastAPI, Query, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.middleware.gzip import GZipMiddleware
@@ -53,7 +55,7 @@ from starlette.requests import Request
 from spieltisch.core.protocol import CHANCE, JsonValue
 from spieltisch.core.record import replay_states
 from spieltisch.server.clock import Clock, WallClock
-from spieltisch.server.limits import BodyLimit, Limits, TableQuota, read_json
+from spieltisch.server.limits import BodyLimit, Limits, TableQuota, read_json, strict_json
 from spieltisch.server.lobby import Connection, Lobby, SeatSpec
 from spieltisch.server.odds import odds_for
 from spieltisch.server.settle import CatchTiming
@@ -61,13 +63,23 @@ from spieltisch.server.site import RedisSite, Site
 from spieltisch.server.store import Store
 from spieltisch.server.table import LiveTable, TableError
 
-__all__ = ["MAX_MESSAGE", "MISSING_VENDOR", "VENDOR_DIR", "WEB_DIR", "create_app", "vendor_ready"]
+__all__ = [
+    "MAX_MESSAGE",
+    "MESSAGE_TYPES",
+    "MISSING_VENDOR",
+    "VENDOR_DIR",
+    "WEB_DIR",
+    "create_app",
+    "vendor_ready",
+]
 
 CLOSE_LAGGING = 1013
 """The WebSocket close code for a client too far behind: 'try again later'."""
 
 MAX_MESSAGE = Limits().message
 """The largest WebSocket message (in characters) the server reads, unless set otherwise."""
+MESSAGE_TYPES = ("action", "sync", "chat")
+"""The types of message a client sends on a table's WebSocket."""
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 VENDOR_DIR = WEB_DIR / "vendor"
@@ -192,6 +204,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.lobby = lobby
+    app.router.route_class = StrictJsonRoute
     app.add_middleware(BodyLimit, limit=limits.body)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM)  # text assets and JSON
 
@@ -206,6 +219,28 @@ def create_app(
     _add_vendor_route(app)
     app.mount("/", RevalidatedFiles(directory=WEB_DIR, html=True), name="web")
     return app
+
+
+class StrictJsonRequest(Request):
+    """A request whose JSON body is read by `limits.strict_json`: `1e400`, `NaN` or a lone
+    surrogate is invalid JSON (422) before any handler or error message can trip on it."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            self._json = strict_json(await self.body())
+        return self._json
+
+
+class StrictJsonRoute(APIRoute):
+    """A route whose requests are `StrictJsonRequest`s."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def strict(request: Request) -> Response:
+            return await handler(StrictJsonRequest(request.scope, request.receive))
+
+        return strict
 
 
 class RevalidatedFiles(StaticFiles):
@@ -310,13 +345,23 @@ def _client_address(request: Request) -> str | None:
 def _add_vendor_route(app: FastAPI) -> None:
     @app.get("/vendor/{path:path}", include_in_schema=False)
     async def vendor(path: str) -> Response:
-        root = VENDOR_DIR.resolve()
-        file = root if "\0" in path else (root / path).resolve()  # NUL names no file
-        if file.is_relative_to(root) and file.is_file():
+        file = _vendor_file(path)
+        if file is not None:
             kind = "text/javascript" if file.suffix == ".js" else "text/plain"
             return FileResponse(file, media_type=kind, headers={"Cache-Control": VENDOR_CACHE})
         text = MISSING_VENDOR if not vendor_ready() else f"There is no file /vendor/{path}."
         return PlainTextResponse(text, 404)
+
+
+def _vendor_file(path: str) -> Path | None:
+    """The fetched file at `path` under /vendor/, or None (also for a name the system
+    cannot look up, such as one too long)."""
+    root = VENDOR_DIR.resolve()
+    try:
+        file = root if "\0" in path else (root / path).resolve()  # NUL names no file
+        return file if file.is_relative_to(root) and file.is_file() else None
+    except OSError:
+        return None
 
 
 def _finished(lobby: Lobby, table_id: str) -> LiveTable:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,7 +13,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from spieltisch.server.table import TableError
 
-__all__ = ["BodyLimit", "Limits", "TableQuota", "json_depth", "read_json"]
+__all__ = ["BodyLimit", "Limits", "TableQuota", "json_depth", "read_json", "strict_json"]
 
 QUOTA_WINDOW = 60.0
 """Tables made by one address are counted over this many seconds."""
@@ -71,15 +72,63 @@ def json_depth(value: Any) -> int:
     return deepest
 
 
+def strict_json(text: str | bytes) -> Any:
+    """The JSON value of `text`, refusing (with `json.JSONDecodeError`) what Python's parser
+    lets through but nothing after it can use: a number beyond a float's range (`1e400`),
+    `NaN` and `Infinity`, and a string or key with a lone surrogate (`"\\ud800"`), which is
+    no character and cannot be written as UTF-8."""
+    value = json.loads(text, parse_float=_finite, parse_constant=_no_constant)
+    if _has_lone_surrogate(value):
+        raise json.JSONDecodeError(
+            "a string holds a lone surrogate (\\ud800 to \\udfff), which is no character",
+            str(text),
+            0,
+        )
+    return value
+
+
+def _finite(digits: str) -> float:
+    number = float(digits)
+    if not math.isfinite(number):
+        raise json.JSONDecodeError("a number is beyond the range of a float", digits, 0)
+    return number
+
+
+def _no_constant(name: str) -> float:
+    raise json.JSONDecodeError(f"{name} is not a JSON number", name, 0)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    """Whether a string or key anywhere in `value` holds a surrogate (the parser joins a
+    valid pair into one character, so any left is alone)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 def read_json(text: str, limits: Limits) -> Any:
     """The JSON value of a message, refused when too long, malformed or nested too deeply."""
     if len(text) > limits.message:
         raise TableError("too_large", f"A message may have at most {limits.message} characters.")
     too_deep = TableError("too_deep", f"A message may nest at most {limits.depth} levels.")
     try:
-        value = json.loads(text)
+        value = strict_json(text)
     except RecursionError:  # far too deep for the parser itself
         raise too_deep from None
+    except json.JSONDecodeError as error:
+        raise TableError("bad_json", f"The message is not valid JSON: {error.msg}.") from None
     except ValueError:
         raise TableError("bad_json", "The message is not valid JSON.") from None
     if json_depth(value) > limits.depth:
