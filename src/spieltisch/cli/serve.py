@@ -262,6 +262,7 @@ def _make_app(args: argparse.Namespace, url: str) -> Any:
 def _serve(args: argparse.Namespace, app: Any, listener: socket.socket) -> None:
     import uvicorn
 
+    from spieltisch.server.frames import CheckedWebSocketProtocol
     from spieltisch.server.timeouts import timed_protocol
 
     _calm_garbage_collector()
@@ -269,6 +270,7 @@ def _serve(args: argparse.Namespace, app: Any, listener: socket.socket) -> None:
         app,
         log_level="warning",
         http=timed_protocol(args.request_timeout),
+        ws=CheckedWebSocketProtocol,  # text that is not UTF-8: one log line, then closed
         timeout_keep_alive=args.keep_alive,
         ws_max_size=max(1 << 20, 4 * args.max_message),  # frames beyond are cut off unread
         ws_per_message_deflate=False,  # small messages: compressing costs more than it saves
