@@ -90,6 +90,28 @@ def add_parser(commands: Any) -> None:
         help="unfinished games the server holds at once; more are refused (1000)",
     )
     parser.add_argument(
+        "--seat-changes-per-minute",
+        type=int,
+        default=10,
+        metavar="N",
+        help="joins and leaves at one seat in a minute before joining it is refused; 0: any (10)",
+    )
+    parser.add_argument(
+        "--sockets-per-address",
+        type=int,
+        default=100,
+        metavar="N",
+        help="WebSockets one client address may hold open at once; 0: any (100)",
+    )
+    parser.add_argument(
+        "--reconnects-per-second",
+        type=int,
+        default=20,
+        metavar="N",
+        help="new WebSockets one client address may open a second, on average over 10 s; "
+        "0: any (20)",
+    )
+    parser.add_argument(
         "--idle-hours",
         type=float,
         default=24.0,
@@ -179,6 +201,18 @@ def _check_settings(args: argparse.Namespace) -> str | None:
         (256 <= args.max_message <= 1 << 20, "--max-message must be from 256 to 1048576"),
         (0 <= args.tables_per_minute <= 10_000, "--tables-per-minute must be from 0 to 10000"),
         (1 <= args.max_open_tables <= 1_000_000, "--max-open-tables must be from 1 to 1000000"),
+        (
+            0 <= args.seat_changes_per_minute <= 10_000,
+            "--seat-changes-per-minute must be from 0 to 10000",
+        ),
+        (
+            0 <= args.sockets_per_address <= 100_000,
+            "--sockets-per-address must be from 0 to 100000",
+        ),
+        (
+            0 <= args.reconnects_per_second <= 10_000,
+            "--reconnects-per-second must be from 0 to 10000",
+        ),
         (0.01 <= args.idle_hours <= 24 * 365, "--idle-hours must be from 0.01 to 8760"),
         (1 <= args.workers <= 64, "--workers must be from 1 to 64"),
     ]
@@ -243,6 +277,9 @@ def _make_app(args: argparse.Namespace, url: str) -> Any:
         message=args.max_message,
         tables_per_minute=args.tables_per_minute,
         open_tables=args.max_open_tables,
+        seat_changes_per_minute=args.seat_changes_per_minute,
+        sockets_per_address=args.sockets_per_address,
+        reconnects_per_second=args.reconnects_per_second,
     )
     timing = CatchTiming(args.slow_motion, args.catch_margin, args.playback_speed)
     try:

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
@@ -50,12 +51,20 @@ from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 
 from spieltisch.core.protocol import CHANCE, JsonValue
 from spieltisch.core.record import replay_states
 from spieltisch.server.clock import Clock, WallClock
-from spieltisch.server.limits import BodyLimit, Limits, TableQuota, read_json, strict_json
+from spieltisch.server.limits import (
+    BodyLimit,
+    Limits,
+    SeatChanges,
+    SocketQuota,
+    TableQuota,
+    read_json,
+    strict_json,
+)
 from spieltisch.server.lobby import Connection, Lobby, SeatSpec
 from spieltisch.server.odds import odds_for
 from spieltisch.server.settle import CatchTiming
@@ -112,6 +121,7 @@ _STATUS = {
     "table_broken": 410,
     "table_closed": 410,
     "too_many_tables": 429,
+    "too_many_seat_changes": 429,
     "server_full": 503,
     "unavailable": 503,
 }
@@ -254,6 +264,10 @@ class RevalidatedFiles(StaticFiles):
 
 
 def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
+    # counted by the wall clock (the lobby's clock is game time, which tests may stop)
+    seat_changes = SeatChanges(limits.seat_changes_per_minute)
+    sockets = SocketQuota(limits.sockets_per_address, limits.reconnects_per_second)
+
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
         return lobby.games()
@@ -305,12 +319,17 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: JoinIn) -> Joined:
+        seat_changes.check_join(lobby.get(table_id), body.seat, time.monotonic())
         seat, token = await lobby.join(table_id, body.seat, body.name)
+        seat_changes.note(table_id, seat, time.monotonic())
         return Joined(seat=seat, token=token, table=lobby.get(table_id).summary())
 
     @app.post("/api/tables/{table_id}/leave")
     async def leave(table_id: str, body: LeaveIn) -> dict[str, Any]:
+        _, seat = await lobby.seat_with(table_id, body.token)
         await lobby.leave(table_id, body.token, body.bot)
+        if seat is not None:
+            seat_changes.note(table_id, seat, time.monotonic())
         return lobby.get(table_id).summary()
 
     @app.get("/api/tables/{table_id}/record")
@@ -334,11 +353,22 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
 
     @app.websocket("/api/tables/{table_id}/ws")
     async def socket(websocket: WebSocket, table_id: str, token: str | None = Query(None)) -> None:
-        await serve_socket(lobby, websocket, table_id, token, limits)
+        address = _client_address(websocket)
+        try:
+            sockets.admit(address, time.monotonic())
+        except TableError as error:
+            await websocket.accept()
+            await _refuse_socket(websocket, error, CLOSE_LAGGING)  # "try again later"
+            return
+        try:
+            await serve_socket(lobby, websocket, table_id, token, limits)
+        finally:
+            sockets.release(address)
 
 
-def _client_address(request: Request) -> str | None:
-    """Who made a request, for the table quota (behind a trusted proxy: the forwarded one)."""
+def _client_address(request: HTTPConnection) -> str | None:
+    """Who made a request or opened a socket, for the quotas (behind a trusted proxy: the
+    forwarded address)."""
     return request.client.host if request.client else None
 
 
@@ -424,10 +454,10 @@ async def serve_socket(
         lobby.disconnect(connection)
 
 
-async def _refuse_socket(websocket: WebSocket, error: TableError) -> None:
-    """Say why there is no table to connect to, and close."""
+async def _refuse_socket(websocket: WebSocket, error: TableError, code: int = 4404) -> None:
+    """Say why there is no table to connect to (or no connection now), and close."""
     await websocket.send_json(_error_json(error))
-    await websocket.close(code=4404)
+    await websocket.close(code=code)
 
 
 def _closer(websocket: WebSocket) -> Callable[[], Awaitable[None]]:
