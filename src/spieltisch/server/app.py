@@ -29,6 +29,9 @@ Limits (`server.limits.Limits`, settings of `serve`): a request body over `body`
 answered 413 unread; a socket message over `message` characters or nested more than `depth`
 levels gets an error message. JSON that Python would take but nothing can use (`1e400`, `NaN`,
 a lone surrogate such as `"\\ud800"`) is invalid JSON: 422 for a body, `bad_json` on a socket.
+A seat that changed hands `seat_changes_per_minute` times in a minute cannot be joined (429);
+an address over `sockets_per_address` open sockets or `reconnects_per_second` new ones is
+told so on the socket, which is then closed with 1013.
 
 The browser modules the client imports (three.js) are served from /vendor/, fetched by
 tools/fetch_web_deps.py; when they are missing the server says how to fetch them.
