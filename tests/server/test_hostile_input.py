@@ -237,6 +237,30 @@ def test_every_socket_message_type_refuses_hostile_json(client: TestClient) -> N
     assert client.get(f"/api/tables/{table_id}").json() == before
 
 
+def test_random_actions_are_refused_and_change_nothing(client: TestClient) -> None:
+    """Well-formed action messages with any action text and any version: none is legal, so
+    each gets an error and the table stays as it was."""
+    table_id = make_table(client, [None, None])["id"]
+    token = join(client, table_id, "Ada")
+    join(client, table_id, "Bea")
+    with client.websocket_connect(f"/api/tables/{table_id}/ws?token={token}") as ws:
+        first = receive_state(ws)
+        legal = set(first["view"].get("legal_actions") or [])
+        actions = st.text(max_size=20).filter(lambda a: a not in legal)
+
+        @FUZZ
+        @given(action=actions, version=plain_json())
+        def refused(action: str, version: Any) -> None:
+            ws.send_text(json.dumps({"type": "action", "action": action, "version": version}))
+            answer = receive_state(ws)
+            assert answer["type"] == "error", (action, version, answer)
+
+        refused()
+        ws.send_text(json.dumps({"type": "sync"}))
+        after = receive_state(ws)
+    assert after["version"] == first["version"] and after["log"] == first["log"]
+
+
 def _valid_message(text: str) -> bool:
     """Whether `text` could be a message the table takes (an object of a known type)."""
     try:
