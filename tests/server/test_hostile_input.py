@@ -164,6 +164,24 @@ def fuzz_route(client: TestClient, method: str, route: APIRoute, table_id: str) 
 
 
 @pytest.mark.parametrize(
+    "raw",
+    [b"\xff\xfe{}", b"[" * 30_000, b'{"a": "\xed\xa0\x80"}', b"", b"null", b"\x00"],
+    ids=["not-utf8", "deep", "encoded-surrogate", "empty", "null", "nul"],
+)
+def test_malformed_bodies_get_a_4xx_on_every_route_with_a_body(
+    client: TestClient, raw: bytes
+) -> None:
+    table_id = make_table(client, [None, None])["id"]
+    for method, route in rest_routes(client):
+        if route.body_field is None:
+            continue
+        path = route.path.replace("{table_id}", table_id)
+        response = client.request(method, path, content=raw, headers=JSON)
+        assert 400 <= response.status_code < 500, (path, response.status_code, response.text)
+        check_refusal(response, f"{method} {path}")
+
+
+@pytest.mark.parametrize(
     "body",
     [
         '{"game": "\\ud800", "seats": [{}, {}]}',
