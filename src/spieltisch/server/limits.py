@@ -30,7 +30,8 @@ __all__ = [
 ]
 
 QUOTA_WINDOW = 60.0
-"""Tables made by one address are counted over this many seconds."""
+"""Tables made by one address, and the joins and leaves at one seat, are counted over this
+many seconds."""
 
 
 @dataclass(frozen=True)
