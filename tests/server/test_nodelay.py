@@ -13,7 +13,7 @@ from pathlib import Path
 from spieltisch.cli.serve import _bind
 from tests.server.live import start_server
 
-REQUESTS = 12
+REQUESTS = 25
 FAST = 0.020  # seconds: the median answer on a reused connection (without the option: ~44)
 
 
