@@ -87,7 +87,8 @@ def start_server(
     """`spieltisch serve` on `port`; `site` adds settings such as --db, --workers, --broker."""
     command = [sys.executable, "-m", "spieltisch", "serve", "--host", HOST, "--port", str(port)]
     command += ["--data-dir", str(data_dir), "--bot-delay", str(bot_delay)]
-    command += ["--tables-per-minute", "0", *site]  # every table comes from this one address
+    command += ["--tables-per-minute", "0", "--sockets-per-address", "0"]  # all from one address
+    command += ["--reconnects-per-second", "0", *site]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:

@@ -1,11 +1,12 @@
 """The example nginx configuration (docs/hosting/nginx.conf) in front of real servers.
 
 Debian's nginx runs as this test's own process on a free loopback port, with the example
-file as it is but for the upstream's addresses and the listen address. Through it a game is
-made, joined and played over WebSockets; request bodies are limited as the server limits
-them; the server's compression comes through; and the table quota counts the address nginx
-saw, not the proxy's nor one the client claims, unless the server is told not to trust this
-proxy. The last test puts two servers of one site (PostgreSQL and Redis) behind it and kills
+file as it is but for the upstream's addresses, the listen address and the access log's
+file. Through it a game is made, joined and played over WebSockets; request bodies are
+limited as the server limits them; the server's compression comes through; and the table
+quota counts the address nginx saw, not the proxy's nor one the client claims, unless the
+server is told not to trust this proxy; the access log keeps no query string, so no seat
+token. The last test puts two servers of one site (PostgreSQL and Redis) behind it and kills
 one: the game goes on through the other.
 
 Where nginx is not installed the tests are skipped, except under CI=true, where that is a
@@ -36,6 +37,7 @@ from tests.server.sites import need_redis, shared_db
 NGINX = Path("/usr/sbin/nginx")
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "hosting" / "nginx.conf"
 TIMEOUT = 30.0  # liveness only: a busy machine may be slow, never this slow
+ACCESS_LOG = "spieltisch.access.log"  # in the folder of `nginx`
 
 
 def need_nginx() -> None:
@@ -47,8 +49,9 @@ def need_nginx() -> None:
     pytest.skip(message)
 
 
-def render(example: str, upstreams: list[str], listen: str) -> str:
-    """The example with the upstream's servers and the listen address replaced, nothing else."""
+def render(example: str, upstreams: list[str], listen: str, access_log: Path) -> str:
+    """The example with the upstream's servers, the listen address and the access log's
+    file replaced, nothing else."""
     block = re.compile(r"(upstream spieltisch \{\n)(.*?)(\n\})", re.S)
     found = block.search(example)
     assert found, "the example has no `upstream spieltisch` block"
@@ -58,6 +61,9 @@ def render(example: str, upstreams: list[str], listen: str) -> str:
     rendered = example[: found.start(2)] + "\n".join(kept + servers) + example[found.end(2) :]
     rendered, listens = re.subn(r"(?m)^    listen 80;$", f"    listen {listen};", rendered)
     assert listens == 1, "the example listens on port 80 once"
+    own_log = f"    access_log {access_log} spieltisch;"
+    rendered, logs = re.subn(r"(?m)^    access_log \S+ spieltisch;$", own_log, rendered)
+    assert logs == 1, "the example's server logs access in its own format once"
     return rendered
 
 
@@ -69,7 +75,9 @@ def nginx(folder: Path, servers: list[LiveServer]) -> Iterator[str]:
     port = free_port()
     upstreams = [s.url.removeprefix("http://").rstrip("/") for s in servers]
     site = folder / "spieltisch.conf"
-    site.write_text(render(EXAMPLE.read_text(encoding="utf-8"), upstreams, f"127.0.0.1:{port}"))
+    example = EXAMPLE.read_text(encoding="utf-8")
+    log = folder / ACCESS_LOG
+    site.write_text(render(example, upstreams, f"127.0.0.1:{port}", log))
     temp = {kind: folder / kind for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")}
     main = folder / "nginx.conf"
     main.write_text(
@@ -219,6 +227,30 @@ def test_behind_a_proxy_it_does_not_trust_the_server_counts_the_proxys_address(
     ):
         assert make_table(first, url).status_code == 201
         assert make_table(second, url).status_code == 429
+
+
+def test_the_access_log_keeps_no_query_strings_and_so_no_seat_tokens(tmp_path: Path) -> None:
+    need_nginx()
+    with (
+        start_server(tmp_path / "server") as server,
+        nginx(tmp_path / "nginx", [server]) as url,
+        httpx.Client(timeout=TIMEOUT) as client,
+    ):
+        made = make_table(client, url)
+        table_id = made.json()["id"]
+        tokens = [join(url, table_id, name) for name in ("Ada", "Bea")]
+        for token in tokens:
+            with socket(url, table_id, token) as ws:
+                assert next_state(ws)["type"] == "state"
+        assert client.get(f"{url}api/tables?token={tokens[0]}").status_code == 200
+        log = tmp_path / "nginx" / ACCESS_LOG
+        deadline = time.monotonic() + TIMEOUT
+        while log.read_text().count("/ws ") < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)  # a socket's line is written once nginx has closed it
+        said = log.read_text()
+    assert said.count(f'GET /api/tables/{table_id}/ws HTTP/1.1" 101') == 2, said
+    assert 'GET /api/tables HTTP/1.1" 200' in said, said
+    assert "token=" not in said and not any(token in said for token in tokens), said
 
 
 def test_request_bodies_are_limited_as_the_server_limits_them(proxied: str) -> None:

@@ -27,7 +27,11 @@ A socket that falls more than `connection.MAX_BEHIND` messages behind is closed 
 
 Limits (`server.limits.Limits`, settings of `serve`): a request body over `body` bytes is
 answered 413 unread; a socket message over `message` characters or nested more than `depth`
-levels gets an error message.
+levels gets an error message. JSON that Python would take but nothing can use (`1e400`, `NaN`,
+a lone surrogate such as `"\\ud800"`) is invalid JSON: 422 for a body, `bad_json` on a socket.
+A seat that changed hands `seat_changes_per_minute` times in a minute cannot be joined (429);
+an address over `sockets_per_address` open sockets or `reconnects_per_second` new ones is
+told so on the socket, which is then closed with 1013.
 
 The browser modules the client imports (three.js) are served from /vendor/, fetched by
 tools/fetch_web_deps.py; when they are missing the server says how to fetch them.
@@ -37,7 +41,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -45,13 +50,22 @@ from typing import Any
 
 from fastapi import FastAPI, Query, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 
 from spieltisch.server.clock import Clock, WallClock
-from spieltisch.server.limits import BodyLimit, Limits, TableQuota, read_json
+from spieltisch.server.limits import (
+    BodyLimit,
+    Limits,
+    SeatChanges,
+    SocketQuota,
+    TableQuota,
+    read_json,
+    strict_json,
+)
 from spieltisch.server.lobby import Connection, Lobby, SeatSpec
 from spieltisch.server.odds import odds_for
 from spieltisch.server.replays import Encoded, FinishedGames
@@ -60,13 +74,23 @@ from spieltisch.server.site import RedisSite, Site
 from spieltisch.server.store import Store
 from spieltisch.server.table import LiveTable, TableError
 
-__all__ = ["MAX_MESSAGE", "MISSING_VENDOR", "VENDOR_DIR", "WEB_DIR", "create_app", "vendor_ready"]
+__all__ = [
+    "MAX_MESSAGE",
+    "MESSAGE_TYPES",
+    "MISSING_VENDOR",
+    "VENDOR_DIR",
+    "WEB_DIR",
+    "create_app",
+    "vendor_ready",
+]
 
 CLOSE_LAGGING = 1013
 """The WebSocket close code for a client too far behind: 'try again later'."""
 
 MAX_MESSAGE = Limits().message
 """The largest WebSocket message (in characters) the server reads, unless set otherwise."""
+MESSAGE_TYPES = ("action", "sync", "chat")
+"""The types of message a client sends on a table's WebSocket."""
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 VENDOR_DIR = WEB_DIR / "vendor"
@@ -99,6 +123,7 @@ _STATUS = {
     "table_broken": 410,
     "table_closed": 410,
     "too_many_tables": 429,
+    "too_many_seat_changes": 429,
     "server_full": 503,
     "unavailable": 503,
 }
@@ -191,6 +216,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.lobby = lobby
+    app.router.route_class = StrictJsonRoute
     app.add_middleware(BodyLimit, limit=limits.body)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM)  # text assets and JSON
 
@@ -207,6 +233,28 @@ def create_app(
     return app
 
 
+class StrictJsonRequest(Request):
+    """A request whose JSON body is read by `limits.strict_json`: `1e400`, `NaN` or a lone
+    surrogate is invalid JSON (422) before any handler or error message can trip on it."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            self._json = strict_json(await self.body())
+        return self._json
+
+
+class StrictJsonRoute(APIRoute):
+    """A route whose requests are `StrictJsonRequest`s."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def strict(request: Request) -> Response:
+            return await handler(StrictJsonRequest(request.scope, request.receive))
+
+        return strict
+
+
 class RevalidatedFiles(StaticFiles):
     """The client's own files: cached, but checked again (ETag) before each use, so a new
     version of the server is seen at once."""
@@ -218,6 +266,10 @@ class RevalidatedFiles(StaticFiles):
 
 
 def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
+    # counted by the wall clock (the lobby's clock is game time, which tests may stop)
+    seat_changes = SeatChanges(limits.seat_changes_per_minute)
+    sockets = SocketQuota(limits.sockets_per_address, limits.reconnects_per_second)
+
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
         return lobby.games()
@@ -269,12 +321,17 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: JoinIn) -> Joined:
+        seat_changes.check_join(lobby.get(table_id), body.seat, time.monotonic())
         seat, token = await lobby.join(table_id, body.seat, body.name)
+        seat_changes.note(table_id, seat, time.monotonic())
         return Joined(seat=seat, token=token, table=lobby.get(table_id).summary())
 
     @app.post("/api/tables/{table_id}/leave")
     async def leave(table_id: str, body: LeaveIn) -> dict[str, Any]:
+        _, seat = await lobby.seat_with(table_id, body.token)
         await lobby.leave(table_id, body.token, body.bot)
+        if seat is not None:
+            seat_changes.note(table_id, seat, time.monotonic())
         return lobby.get(table_id).summary()
 
     kept = FinishedGames()
@@ -300,24 +357,45 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
 
     @app.websocket("/api/tables/{table_id}/ws")
     async def socket(websocket: WebSocket, table_id: str, token: str | None = Query(None)) -> None:
-        await serve_socket(lobby, websocket, table_id, token, limits)
+        address = _client_address(websocket)
+        try:
+            sockets.admit(address, time.monotonic())
+        except TableError as error:
+            await websocket.accept()
+            await _refuse_socket(websocket, error, CLOSE_LAGGING)  # "try again later"
+            return
+        try:
+            await serve_socket(lobby, websocket, table_id, token, limits)
+        finally:
+            sockets.release(address)
 
 
-def _client_address(request: Request) -> str | None:
-    """Who made a request, for the table quota (behind a trusted proxy: the forwarded one)."""
+def _client_address(request: HTTPConnection) -> str | None:
+    """Who made a request or opened a socket, for the quotas (behind a trusted proxy: the
+    forwarded address)."""
     return request.client.host if request.client else None
 
 
 def _add_vendor_route(app: FastAPI) -> None:
     @app.get("/vendor/{path:path}", include_in_schema=False)
     async def vendor(path: str) -> Response:
-        root = VENDOR_DIR.resolve()
-        file = root if "\0" in path else (root / path).resolve()  # NUL names no file
-        if file.is_relative_to(root) and file.is_file():
+        file = _vendor_file(path)
+        if file is not None:
             kind = "text/javascript" if file.suffix == ".js" else "text/plain"
             return FileResponse(file, media_type=kind, headers={"Cache-Control": VENDOR_CACHE})
         text = MISSING_VENDOR if not vendor_ready() else f"There is no file /vendor/{path}."
         return PlainTextResponse(text, 404)
+
+
+def _vendor_file(path: str) -> Path | None:
+    """The fetched file at `path` under /vendor/, or None (also for a name the system
+    cannot look up, such as one too long)."""
+    root = VENDOR_DIR.resolve()
+    try:
+        file = root if "\0" in path else (root / path).resolve()  # NUL names no file
+        return file if file.is_relative_to(root) and file.is_file() else None
+    except OSError:
+        return None
 
 
 def _finished(lobby: Lobby, table_id: str) -> LiveTable:
@@ -374,10 +452,10 @@ async def serve_socket(
         lobby.disconnect(connection)
 
 
-async def _refuse_socket(websocket: WebSocket, error: TableError) -> None:
-    """Say why there is no table to connect to, and close."""
+async def _refuse_socket(websocket: WebSocket, error: TableError, code: int = 4404) -> None:
+    """Say why there is no table to connect to (or no connection now), and close."""
     await websocket.send_json(_error_json(error))
-    await websocket.close(code=4404)
+    await websocket.close(code=code)
 
 
 def _closer(websocket: WebSocket) -> Callable[[], Awaitable[None]]:

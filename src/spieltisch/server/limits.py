@@ -1,21 +1,37 @@
 """What a client may send: the size of a request body and of a WebSocket message, and how
-deeply a message's JSON may nest. Each limit breached is a clear error, never a stall."""
+deeply a message's JSON may nest; how often a seat may change hands; how many WebSockets one
+address may hold and open. Each limit breached is a clear error, never a stall."""
 
 from __future__ import annotations
 
 import json
 import math
+import re
+from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from spieltisch.server.table import TableError
 
-__all__ = ["BodyLimit", "Limits", "TableQuota", "json_depth", "read_json"]
+if TYPE_CHECKING:
+    from spieltisch.server.table import LiveTable
+
+__all__ = [
+    "BodyLimit",
+    "Limits",
+    "SeatChanges",
+    "SocketQuota",
+    "TableQuota",
+    "json_depth",
+    "read_json",
+    "strict_json",
+]
 
 QUOTA_WINDOW = 60.0
-"""Tables made by one address are counted over this many seconds."""
+"""Tables made by one address, and the joins and leaves at one seat, are counted over this
+many seconds."""
 
 
 @dataclass(frozen=True)
@@ -25,6 +41,9 @@ class Limits:
     depth: int = 8  # levels of nesting in a WebSocket message's JSON
     tables_per_minute: int = 20  # tables one client address may make in a minute (0: any)
     open_tables: int = 1000  # unfinished tables the server holds at once
+    seat_changes_per_minute: int = 10  # joins and leaves at one seat in a minute (0: any)
+    sockets_per_address: int = 100  # WebSockets one client address holds open at once (0: any)
+    reconnects_per_second: int = 20  # new ones a second from one address, over 10 s (0: any)
 
 
 @dataclass
@@ -59,6 +78,102 @@ class TableQuota:
             self.made = {a: t for a, t in self.made.items() if now - t[-1] < QUOTA_WINDOW}
 
 
+@dataclass
+class SeatChanges:
+    """How often a seat may change hands: once a seat has been joined or left `per_minute`
+    times in the last minute, joining it is refused (leaving never is). Each join and leave
+    is a stored entry that every start replays, so a client joining and leaving in a loop
+    would otherwise grow a table without end."""
+
+    per_minute: int = 10
+    changes: dict[tuple[str, int], list[float]] = field(default_factory=dict)  # -> times
+
+    def check_join(self, table: LiveTable, seat: int | None, now: float) -> None:
+        """Refuse to seat anybody at `seat` of `table` (None: the first free seat, which
+        the table would give) when it changed hands too often; changes nothing."""
+        if self.per_minute <= 0:
+            return
+        if seat is None:
+            free = [s.seat for s in table.seats if s.bot is None and s.name is None]
+            seat = free[0] if free else None
+        recent = self._recent((table.id, seat), now) if seat is not None else []
+        if len(recent) >= self.per_minute:
+            wait = math.ceil(QUOTA_WINDOW - (now - recent[0]))
+            raise TableError(
+                "too_many_seat_changes",
+                f"This seat was taken or given up {self.per_minute} times in the last minute, "
+                f"its most; try again in {wait} s.",
+            )
+
+    def note(self, table_id: str, seat: int, now: float) -> None:
+        """Count a join or a leave at `seat` of table `table_id`."""
+        if self.per_minute <= 0:
+            return
+        key = (table_id, seat)
+        self.changes[key] = [*self._recent(key, now), now]
+        if len(self.changes) > 10_000:  # forget seats that went quiet
+            self.changes = {k: t for k, t in self.changes.items() if now - t[-1] < QUOTA_WINDOW}
+
+    def _recent(self, key: tuple[str, int], now: float) -> list[float]:
+        return [t for t in self.changes.get(key, []) if now - t < QUOTA_WINDOW]
+
+
+RECONNECT_SPAN = 10.0
+"""New sockets of one address are counted on average over this many seconds: a burst (a
+restart, after which every browser behind one address reconnects at once) gets in, a
+steady stream beyond the rate does not."""
+
+
+@dataclass
+class SocketQuota:
+    """The WebSockets of one client address: at most `most_open` open at once, and at most
+    `per_second` opened a second on average over `RECONNECT_SPAN` seconds (a bucket of
+    `per_second * RECONNECT_SPAN` admissions, refilled at `per_second` a second)."""
+
+    most_open: int = 100
+    per_second: int = 20
+    open: Counter[str] = field(default_factory=Counter)
+    buckets: dict[str, tuple[float, float]] = field(default_factory=dict)  # -> (left, when)
+
+    def admit(self, address: str | None, now: float) -> None:
+        """Count a new socket of `address`, or refuse it (then it is not open)."""
+        if address is None:
+            return
+        if 0 < self.most_open <= self.open[address]:
+            raise TableError(
+                "too_many_sockets",
+                f"At most {self.most_open} open connections from one address; close one first.",
+            )
+        if self.per_second > 0:
+            self._take(address, now)
+        self.open[address] += 1
+
+    def release(self, address: str | None) -> None:
+        """A socket of `address` that was admitted has closed."""
+        if address is None:
+            return
+        self.open[address] -= 1
+        if self.open[address] <= 0:
+            del self.open[address]
+
+    def _take(self, address: str, now: float) -> None:
+        """Take one admission from the bucket of `address`, or refuse."""
+        full = self.per_second * RECONNECT_SPAN
+        left, when = self.buckets.get(address, (full, now))
+        left = min(full, left + (now - when) * self.per_second)
+        if left < 1:
+            wait = math.ceil((1 - left) / self.per_second)
+            raise TableError(
+                "too_many_reconnects",
+                f"At most {self.per_second} new connections a second from one address; "
+                f"try again in {wait} s.",
+            )
+        self.buckets[address] = (left - 1, now)
+        if len(self.buckets) > 10_000:  # forget addresses whose bucket has filled again
+            refill = full / self.per_second  # seconds from empty to full
+            self.buckets = {a: b for a, b in self.buckets.items() if now - b[1] < refill}
+
+
 def json_depth(value: Any) -> int:
     """How deeply `value` nests lists and objects (a plain value: 0)."""
     deepest, stack = 0, [(value, 0)]
@@ -71,15 +186,63 @@ def json_depth(value: Any) -> int:
     return deepest
 
 
+def strict_json(text: str | bytes) -> Any:
+    """The JSON value of `text`, refusing (with `json.JSONDecodeError`) what Python's parser
+    lets through but nothing after it can use: a number beyond a float's range (`1e400`),
+    `NaN` and `Infinity`, and a string or key with a lone surrogate (`"\\ud800"`), which is
+    no character and cannot be written as UTF-8."""
+    value = json.loads(text, parse_float=_finite, parse_constant=_no_constant)
+    if _has_lone_surrogate(value):
+        raise json.JSONDecodeError(
+            "a string holds a lone surrogate (\\ud800 to \\udfff), which is no character",
+            str(text),
+            0,
+        )
+    return value
+
+
+def _finite(digits: str) -> float:
+    number = float(digits)
+    if not math.isfinite(number):
+        raise json.JSONDecodeError("a number is beyond the range of a float", digits, 0)
+    return number
+
+
+def _no_constant(name: str) -> float:
+    raise json.JSONDecodeError(f"{name} is not a JSON number", name, 0)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    """Whether a string or key anywhere in `value` holds a surrogate (the parser joins a
+    valid pair into one character, so any left is alone)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 def read_json(text: str, limits: Limits) -> Any:
     """The JSON value of a message, refused when too long, malformed or nested too deeply."""
     if len(text) > limits.message:
         raise TableError("too_large", f"A message may have at most {limits.message} characters.")
     too_deep = TableError("too_deep", f"A message may nest at most {limits.depth} levels.")
     try:
-        value = json.loads(text)
+        value = strict_json(text)
     except RecursionError:  # far too deep for the parser itself
         raise too_deep from None
+    except json.JSONDecodeError as error:
+        raise TableError("bad_json", f"The message is not valid JSON: {error.msg}.") from None
     except ValueError:
         raise TableError("bad_json", "The message is not valid JSON.") from None
     if json_depth(value) > limits.depth:

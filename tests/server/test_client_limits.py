@@ -1,0 +1,160 @@
+"""How often a seat may change hands, and how many WebSockets one address may hold and open:
+each limit is a setting of `serve` and each refusal says what was refused and for how long."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import httpx
+import pytest
+from starlette.websockets import WebSocketDisconnect
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from spieltisch.server import create_app
+from spieltisch.server.limits import RECONNECT_SPAN, Limits, SeatChanges, SocketQuota
+from spieltisch.server.table import TableError
+from tests.server.database import db_url
+from tests.server.helpers import TestClient, join, make_table, receive_state, threads
+from tests.server.live import start_server
+
+TIMEOUT = 30.0  # liveness only
+
+
+def client_with(path: Path, limits: Limits) -> TestClient:
+    app = create_app(
+        db_url(path, "client_limits"), bot_delay=0.0, executor=threads(), limits=limits
+    )
+    return TestClient(app)
+
+
+@pytest.fixture
+def seats_client(tmp_path: Path) -> Iterator[TestClient]:
+    with client_with(tmp_path, Limits(seat_changes_per_minute=4)) as client:
+        yield client
+
+
+def leave(client: TestClient, table_id: str, token: str) -> httpx.Response:
+    return client.post(f"/api/tables/{table_id}/leave", json={"token": token})
+
+
+def test_a_seat_that_changed_hands_too_often_cannot_be_joined(seats_client: TestClient) -> None:
+    table_id = make_table(seats_client, [None, None])["id"]
+    for _ in range(2):  # four changes at the first seat: join, leave, join, leave
+        assert leave(seats_client, table_id, join(seats_client, table_id, "Ada", 0)).is_success
+    version = seats_client.get(f"/api/tables/{table_id}").json()["version"]
+    for seat in (0, None):  # asked for, or the first free seat
+        again = seats_client.post(
+            f"/api/tables/{table_id}/join", json={"name": "Ada", "seat": seat}
+        )
+        assert again.status_code == 429, again.text
+        assert again.json()["error"] == "too_many_seat_changes"
+        assert "4 times in the last minute" in again.json()["message"]
+        assert "try again in" in again.json()["message"]
+    assert seats_client.get(f"/api/tables/{table_id}").json()["version"] == version
+    token = join(seats_client, table_id, "Bea", 1)  # another seat is not counted
+    assert leave(seats_client, table_id, token).is_success  # and leaving is never refused
+
+
+def test_seat_changes_are_forgotten_after_a_minute() -> None:
+    changes = SeatChanges(per_minute=2)
+    table: Any = SimpleNamespace(id="T", seats=[SimpleNamespace(seat=0, bot=None, name=None)])
+    changes.note("T", 0, now=100.0)
+    changes.note("T", 0, now=110.0)
+    with pytest.raises(TableError, match="try again in 40 s"):
+        changes.check_join(table, None, now=120.0)
+    changes.check_join(table, None, now=160.5)  # the first change is over a minute old
+    SeatChanges(per_minute=0).check_join(table, 0, now=120.0)  # 0: no limit
+
+
+def test_open_sockets_per_address_are_limited() -> None:
+    quota = SocketQuota(most_open=2, per_second=0)
+    quota.admit("a", 0.0)
+    quota.admit("a", 0.0)
+    with pytest.raises(TableError, match="At most 2 open connections"):
+        quota.admit("a", 0.0)
+    quota.admit("b", 0.0)  # another address has its own count
+    quota.release("a")
+    quota.admit("a", 0.0)
+    quota.admit(None, 0.0)  # no address known: not counted
+
+
+def test_new_sockets_per_address_are_limited_on_average() -> None:
+    quota = SocketQuota(most_open=0, per_second=2)
+    burst = int(2 * RECONNECT_SPAN)
+    for _ in range(burst):  # a burst gets in at once
+        quota.admit("a", 50.0)
+    with pytest.raises(TableError) as refused:
+        quota.admit("a", 50.0)
+    assert refused.value.code == "too_many_reconnects"
+    assert "At most 2 new connections a second" in refused.value.message
+    quota.admit("b", 50.0)
+    quota.admit("a", 50.5)  # half a second later one more is due
+    with pytest.raises(TableError):
+        quota.admit("a", 50.5)
+
+
+def test_a_socket_over_the_address_limit_is_told_and_closed(tmp_path: Path) -> None:
+    with client_with(tmp_path, Limits(sockets_per_address=2)) as client:
+        table_id = make_table(client, [None, None])["id"]
+        url = f"/api/tables/{table_id}/ws"
+        with client.websocket_connect(url) as first, client.websocket_connect(url) as second:
+            assert receive_state(first)["type"] == receive_state(second)["type"] == "state"
+            with client.websocket_connect(url) as third:
+                refusal = receive_state(third)
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    third.receive_json()
+            assert refusal["type"] == "error" and refusal["code"] == "too_many_sockets"
+            assert closed.value.code == 1013  # try again later
+        with client.websocket_connect(url) as again:  # the two have closed
+            assert receive_state(again)["type"] == "state"
+
+
+def test_serve_takes_the_limits_as_options(tmp_path: Path) -> None:
+    options = ["--sockets-per-address", "1", "--reconnects-per-second", "1"]
+    options += ["--seat-changes-per-minute", "2"]
+    with start_server(tmp_path, extra=options) as server, httpx.Client(timeout=TIMEOUT) as http:
+        body = {"game": "pickomino", "seats": [{"bot": None}, {"bot": None}]}
+        table_id = http.post(server.url + "api/tables", json=body).json()["id"]
+        token = http.post(f"{server.url}api/tables/{table_id}/join", json={"name": "Ada"})
+        http.post(f"{server.url}api/tables/{table_id}/leave", json=token.json())
+        again = http.post(f"{server.url}api/tables/{table_id}/join", json={"name": "Ada"})
+        assert again.status_code == 429 and again.json()["error"] == "too_many_seat_changes"
+        address = server.url.replace("http", "ws", 1) + f"api/tables/{table_id}/ws"
+        with connect(address, open_timeout=TIMEOUT) as held:
+            assert json.loads(held.recv(timeout=TIMEOUT))["type"] == "state"
+            assert first_answer(address) == ("too_many_sockets", 1013)
+        # one socket a second over 10 s: the held one and 9 more get in at once, then no more
+        answers = [first_answer(address) for _ in range(int(RECONNECT_SPAN) + 3)]
+    refused = ("too_many_reconnects", 1013)
+    assert refused in answers, answers
+    assert ("state", None) in answers[: answers.index(refused)], answers
+    assert set(answers) <= {("state", None), refused, ("too_many_sockets", 1013)}, answers
+
+
+def first_answer(address: str) -> tuple[str, int | None]:
+    """The type (or error code) of the first message on a new socket and, after an error,
+    the code the server closed it with (None: the socket was let in, and is closed here)."""
+    with connect(address, open_timeout=TIMEOUT, close_timeout=TIMEOUT) as ws:
+        message = json.loads(ws.recv(timeout=TIMEOUT))
+        if message["type"] != "error":
+            return str(message["type"]), None
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=TIMEOUT)
+    code = closed.value.rcvd.code if closed.value.rcvd else None
+    return str(message["code"]), code
+
+
+@pytest.mark.parametrize(
+    "option", ["--seat-changes-per-minute", "--sockets-per-address", "--reconnects-per-second"]
+)
+def test_a_negative_limit_is_refused_at_start(tmp_path: Path, option: str) -> None:
+    command = [sys.executable, "-m", "spieltisch", "serve", "--data-dir", str(tmp_path)]
+    done = subprocess.run([*command, option, "-1"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and f"{option} must be from 0 to" in done.stdout
