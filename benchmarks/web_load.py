@@ -12,10 +12,11 @@ at the measured tables that never read their socket.
 
 Company that must not slow the others: --replay-readers N adds N clients that fetch the
 replay of a finished Riff Raff game (two `random` bots, played before the run) over and over;
---reconnect-storm N opens, reads and aborts N spectator sockets a second from 127.0.0.1 while
-the measured players connect from 127.0.0.2. With either, --sync-probes spectators (10 by
-default) each ask a waiting table of their own for its state every 0.2 s and report that
-round trip.
+--reconnect-storm N opens, reads and aborts N spectator sockets a second from 127.0.0.1 (in a
+process of its own) while each table's two players connect from an address of their own
+(127.0.1.1, ...), under the server's default limits per address. With either, --sync-probes
+spectators (10 by default) each ask a waiting table of their own for its state every 0.2 s
+and report that round trip.
 
 Several workers of one site: --workers N serves with N worker processes (and --broker, Redis
 at 127.0.0.1:6379 unless given), --db URL on another database (a PostgreSQL URL gets a fresh
@@ -38,6 +39,7 @@ import contextlib
 import gc
 import itertools
 import json
+import multiprocessing
 import random
 import socket
 import statistics
@@ -52,13 +54,21 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import WebSocketException
+from websockets.exceptions import InvalidStatus, WebSocketException
 
 HOST = "127.0.0.1"
 MAX_TABLES = 1000
 OPENING = 20  # tables opened at once before the run
 MAX_SECONDS = 300.0
-PLAYERS_FROM = "127.0.0.2"  # the measured clients' address when a storm comes from HOST
+PLAYERS_FROM = "127.0.0.2"  # where the lobby requests and sync probes come from
+
+
+def player_address(table: int) -> str:
+    """The two players of each table connect from an address of their own, as people do:
+    127.0.1.1, 127.0.1.2, ... (the storm comes from 127.0.0.1)."""
+    return f"127.0.{1 + table // 250}.{1 + table % 250}"
+
+
 PROBE_EVERY = 0.2  # seconds between a sync probe's requests
 MAX_STORM = 5000  # reconnects a second
 
@@ -73,6 +83,7 @@ class Totals:
     replays_read: int = 0
     storm_cycles: int = 0
     storm_refused: int = 0
+    storm_failed: int = 0
 
 
 def free_port() -> int:
@@ -87,8 +98,7 @@ def start_server(
     """`spieltisch serve` on `port`; `site` adds settings such as --db, --workers, --broker."""
     command = [sys.executable, "-m", "spieltisch", "serve", "--host", HOST, "--port", str(port)]
     command += ["--data-dir", str(data_dir), "--bot-delay", str(bot_delay)]
-    command += ["--tables-per-minute", "0", "--sockets-per-address", "0"]  # all from one address
-    command += ["--reconnects-per-second", "0", *site]
+    command += ["--tables-per-minute", "0", *site]  # every table is made from one address
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
@@ -183,13 +193,21 @@ async def _play_seat(
 
 
 async def play_table(
-    base: str, table_id: str, tokens: list[str], seed: int, args: argparse.Namespace, totals: Totals
+    base: str,
+    number: int,
+    table_id: str,
+    tokens: list[str],
+    args: argparse.Namespace,
+    totals: Totals,
 ) -> None:
+    """Table `number`'s two players play it (seeded choices) from an address of their own."""
+    seed = args.seed + 2 * number
     url = base.replace("http", "ws", 1) + f"/api/tables/{table_id}/ws?token="
     end = time.monotonic() + args.seconds
     budget = [args.actions]
-    first_socket = connect(url + tokens[0], local_addr=(PLAYERS_FROM, 0))
-    second_socket = connect(url + tokens[1], local_addr=(PLAYERS_FROM, 0))
+    source = (player_address(number), 0)
+    first_socket = connect(url + tokens[0], local_addr=source)
+    second_socket = connect(url + tokens[1], local_addr=source)
     async with first_socket as first, second_socket as second:
         await asyncio.gather(
             seat_client(first, random.Random(seed), totals, budget, end, args.think),
@@ -204,7 +222,8 @@ async def run(args: argparse.Namespace, base: str) -> tuple[Totals, float]:
     transport = httpx.AsyncHTTPTransport(local_address=PLAYERS_FROM, limits=limits)
     async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as client:
         replayed = await finished_riffraff(client) if args.replay_readers else None
-        probes = args.sync_probes if args.replay_readers or args.reconnect_storm else 0
+        accompanied = args.replay_readers or args.reconnect_storm
+        probes = args.sync_probes if args.sync_probes is not None else 10 * bool(accompanied)
         idle = [(await open_table(client, args.game, seated=False))[0] for _ in range(probes)]
         tables: list[tuple[str, list[str]]] = []
         while len(tables) < args.tables:
@@ -222,7 +241,7 @@ async def run(args: argparse.Namespace, base: str) -> tuple[Totals, float]:
         started = time.perf_counter()
         playing = asyncio.gather(
             *(
-                play_table(base, table_id, tokens, args.seed + 2 * n, args, totals)
+                play_table(base, n, table_id, tokens, args, totals)
                 for n, (table_id, tokens) in enumerate(tables)
             )
         )
@@ -281,28 +300,63 @@ async def probe_syncs(ws_base: str, table_id: str, totals: Totals) -> None:
 
 
 async def storm(ws_base: str, table_id: str, per_second: int, totals: Totals) -> None:
+    """The reconnect storm, in a process of its own (so that its own work does not slow the
+    measured clients), until cancelled with the rest of the company."""
+    context = multiprocessing.get_context("spawn")
+    counts = context.Array("q", len(STORM_ENDS))
+    stop = context.Event()
+    url = f"{ws_base}/api/tables/{table_id}/ws"
+    process = context.Process(target=storm_process, args=(url, per_second, counts, stop))
+    process.start()
+    try:
+        await asyncio.Event().wait()
+    finally:
+        stop.set()
+        await asyncio.to_thread(process.join, 15)
+        if process.is_alive():
+            process.kill()
+        totals.storm_cycles, totals.storm_refused, totals.storm_failed = counts[:]
+
+
+STORM_ENDS = ("served", "refused", "failed")
+"""How a storm's connection can end: a state sent, an error sent (or the handshake refused),
+or no answer at all."""
+
+
+def storm_process(url: str, per_second: int, counts: Any, stop: Any) -> None:
+    asyncio.run(_storm(url, per_second, counts, stop))
+
+
+async def _storm(url: str, per_second: int, counts: Any, stop: Any) -> None:
     """Open a spectator socket, read its first message and abort it, `per_second` times a
     second, all from one address."""
-    url = f"{ws_base}/api/tables/{table_id}/ws"
     running: set[asyncio.Task[None]] = set()
     started = time.perf_counter()
     for n in itertools.count():
+        if stop.is_set():
+            break
         await asyncio.sleep(max(0.0, started + n / per_second - time.perf_counter()))
         if len(running) < per_second:  # at most a second's worth in flight
-            task = asyncio.ensure_future(reconnect_once(url, totals))
+            task = asyncio.ensure_future(reconnect_once(url, counts))
             running.add(task)
             task.add_done_callback(running.discard)
+    for task in running:
+        task.cancel()
 
 
-async def reconnect_once(url: str, totals: Totals) -> None:
+async def reconnect_once(url: str, counts: Any) -> None:
     try:
         async with asyncio.timeout(10):
             ws = await connect(url, local_addr=(HOST, 0))
-            await ws.recv()
+            message = json.loads(await ws.recv())
             ws.transport.abort()
-        totals.storm_cycles += 1
+        end = "refused" if message.get("type") == "error" else "served"
+    except InvalidStatus:
+        end = "refused"
     except (OSError, TimeoutError, WebSocketException):
-        totals.storm_refused += 1
+        end = "failed"
+    with counts.get_lock():
+        counts[STORM_ENDS.index(end)] += 1
 
 
 COMPANY_FIGURES = (
@@ -311,6 +365,7 @@ COMPANY_FIGURES = (
     "reconnect_storm",
     "storm_cycles",
     "storm_refused",
+    "storm_failed",
     "sync_p50_ms",
     "sync_p99_ms",
 )
@@ -318,16 +373,18 @@ COMPANY_FIGURES = (
 
 def company_figures(args: argparse.Namespace, totals: Totals, seconds: float) -> dict[str, Any]:
     """The figures of the replay readers, the storm and the sync probes (when any ran)."""
-    if not (args.replay_readers or args.reconnect_storm):
+    if not (args.replay_readers or args.reconnect_storm or totals.syncs):
         return {}
     syncs = totals.syncs
+    storm = totals.storm_cycles + totals.storm_refused + totals.storm_failed
     return {
         "replay_readers": args.replay_readers,
         "replays_read": totals.replays_read,
         "reconnect_storm": args.reconnect_storm,
         "storm_cycles": totals.storm_cycles,
         "storm_refused": totals.storm_refused,
-        "storm_per_second": round(totals.storm_cycles / seconds, 1) if seconds else 0.0,
+        "storm_failed": totals.storm_failed,
+        "storm_per_second": round(storm / seconds, 1) if seconds else 0.0,
         "syncs": len(syncs),
         "sync_p50_ms": round(1000 * statistics.median(syncs), 2) if syncs else None,
         "sync_p99_ms": round(1000 * percentile(syncs, 0.99), 2) if syncs else None,
@@ -371,7 +428,10 @@ def main() -> int:
         help=f"spectator sockets opened and aborted a second from one address (<= {MAX_STORM})",
     )
     parser.add_argument(
-        "--sync-probes", type=int, default=10, metavar="N", help="tables whose sync is timed"
+        "--sync-probes",
+        type=int,
+        metavar="N",
+        help="waiting tables whose sync is timed (10 with company, else none)",
     )
     parser.add_argument(
         "--port", type=int, help="load a server already running on this loopback port instead"
