@@ -504,7 +504,7 @@ function tablePage(tableId, guided = false) {
   }
 
   function resultPanel() {
-    const { result, table, view } = last;
+    const { result, table } = last;
     if (!result) return null;
     const names = table.seats.map(seatName);
     const marked = result.replaced_by_bot.map((seat) => table.seats[seat].name || names[seat]);
@@ -514,8 +514,7 @@ function tablePage(tableId, guided = false) {
       h("table", {}, h("tbody", {}, table.seats.map((seat) => h("tr", { class: result.winners.includes(seat.seat) ? "won" : "" },
         h("td", { text: names[seat.seat] }), h("td", { text: String(result.scores[seat.seat]) }))))),
       marked.length ? h("p", { class: "muted", text: t("table.marked", { names: marked.join(", ") }) }) : null,
-      h("a", { class: "button", href: `#/r/${tableId}`, id: "watch-replay", text: t("table.replay") }),
-      view && view.game ? null : null);
+      h("a", { class: "button", href: `#/r/${tableId}`, id: "watch-replay", text: t("table.replay") }));
   }
 
   // A keyboard player whose button went away stays at the board: on the next action there

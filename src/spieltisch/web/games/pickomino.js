@@ -15,8 +15,8 @@ const PIPS = {
   5: [[25, 25], [75, 25], [50, 50], [25, 75], [75, 75]],
 };
 
-function wormsOf(tile) {
-  return Math.floor((tile - 17) / 4);
+function wormsOf(number) {
+  return Math.floor((number - 17) / 4);
 }
 
 function worm(x, y, size, cls = "worm") {
@@ -135,30 +135,30 @@ let seen = null; // the tiles as last drawn: { table, grill, tops }
 let moves = []; // { key, tile, from: "grill" | seat, to: "grill" | "down" | seat }
 
 function tileMoves(view, table) {
-  const grill = view.state.grill;
+  const onGrill = view.state.grill;
   const tops = view.state.stacks.map((stack) => (stack.length ? stack[stack.length - 1] : null));
   const before = seen && seen.table === table ? seen : null;
-  seen = { table, grill, tops };
+  seen = { table, grill: onGrill, tops };
   if (!before) return [];
   const found = [];
-  const key = (tile) => `${table}:${view.state.turn}:${tile}`;
-  tops.forEach((tile, seat) => {
-    if (tile === null || before.tops[seat] === tile) return;
-    const from = before.grill.includes(tile) ? "grill" : before.tops.indexOf(tile);
-    if (from !== -1) found.push({ key: key(tile), tile, from, to: seat });
+  const key = (number) => `${table}:${view.state.turn}:${number}`;
+  tops.forEach((number, seat) => {
+    if (number === null || before.tops[seat] === number) return;
+    const from = before.grill.includes(number) ? "grill" : before.tops.indexOf(number);
+    if (from !== -1) found.push({ key: key(number), tile: number, from, to: seat });
   });
-  for (const tile of grill) {
-    const from = before.grill.includes(tile) ? -1 : before.tops.indexOf(tile);
-    if (from !== -1) found.push({ key: key(tile), tile, from, to: "grill" });
+  for (const number of onGrill) {
+    const from = before.grill.includes(number) ? -1 : before.tops.indexOf(number);
+    if (from !== -1) found.push({ key: key(number), tile: number, from, to: "grill" });
   }
-  for (const tile of before.grill) {
-    if (!grill.includes(tile) && view.out.includes(tile)) found.push({ key: key(tile), tile, from: "down", to: "down" });
+  for (const number of before.grill) {
+    if (!onGrill.includes(number) && view.out.includes(number)) found.push({ key: key(number), tile: number, from: "down", to: "down" });
   }
   return found;
 }
 
-function tileSpot(root, place, tile) {
-  if (place === "grill" || place === "down") return root.querySelector(`.grill [data-tile="${tile}"]`);
+function tileSpot(root, place, number) {
+  if (place === "grill" || place === "down") return root.querySelector(`.grill [data-tile="${number}"]`);
   return root.querySelector(`.stack[data-seat="${place}"] .tile, .stack[data-seat="${place}"] .tile-space`);
 }
 

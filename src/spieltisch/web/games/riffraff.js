@@ -104,10 +104,10 @@ function landingMs(show, body, started) {
   return started + real * 1000;
 }
 
-function realTime(show, t) {
+function realTime(show, at) {
   let falling = 0;
-  for (const [a, b] of show.spans) falling += Math.max(0, Math.min(t, b) - a);
-  return (t + (show.slow_motion - 1) * falling) / show.speed;
+  for (const [a, b] of show.spans) falling += Math.max(0, Math.min(at, b) - a);
+  return (at + (show.slow_motion - 1) * falling) / show.speed;
 }
 
 function grab(body) {
@@ -205,8 +205,8 @@ function nudge(du, dv) {
 function nextFalling() {
   const show = table.ship && table.ship.show;
   if (!show) return null;
-  const t = table.ship.simNow || 0;
-  const open = show.falls.filter(([body, landing]) => landing > t && !show.caught.has(body));
+  const now = table.ship.simNow || 0;
+  const open = show.falls.filter(([body, landing]) => landing > now && !show.caught.has(body));
   open.sort((a, b) => a[1] - b[1]);
   return open.length ? open[0][0] : null;
 }
@@ -357,8 +357,8 @@ function swatch(piece) {
   return h("span", { class: `rr-swatch rr-${piece}` });
 }
 
-function cardButton(ctx, number) {
-  return h("button", { class: "rr-card big", "data-action": `card ${number}`, text: String(number), onclick: () => ctx.act(`card ${number}`) });
+function cardButton(ctx, value) {
+  return h("button", { class: "rr-card big", "data-action": `card ${value}`, text: String(value), onclick: () => ctx.act(`card ${value}`) });
 }
 
 function roundPanel(ctx) {
@@ -574,8 +574,8 @@ window.riffraffTable = {
   fallingNow: () => {
     const ship = table.ship;
     if (!ship || !ship.show) return null;
-    const t = ship.simNow || 0;
-    const falling = ship.show.falls.find(([, landing, air]) => t > landing - air && t < landing - 0.02);
+    const now = ship.simNow || 0;
+    const falling = ship.show.falls.find(([, landing, air]) => now > landing - air && now < landing - 0.02);
     return falling ? { body: falling[0], at: ship.screenOfPiece(falling[0]) } : null;
   },
   playing: () => Boolean(table.ship && table.ship.show),

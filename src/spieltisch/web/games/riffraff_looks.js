@@ -356,8 +356,8 @@ export function riggingGeometry(ship, ballDrop) {
   const keel = [];
   for (let k = 0; k <= 10; k += 1) {
     const x = half - 0.03 + ((0.03 + BOW) * k) / 10;
-    const { top, depth } = station(Math.min(x, half + BOW - 0.001), ship);
-    keel.push([x, top - depth]);
+    const { top: rim, depth } = station(Math.min(x, half + BOW - 0.001), ship);
+    keel.push([x, rim - depth]);
   }
   keel.forEach(([x, z], k) => (k ? stem.lineTo(x + 0.002, z - 0.003) : stem.moveTo(x, z - 0.003)));
   stem.lineTo(half + BOW + 0.003, deck + 0.018);
