@@ -10,7 +10,12 @@ export default [
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.browser },
   },
   {
-    files: ["tests/web/**/*.js", "eslint.config.js"],
+    files: ["tests/web/**/*.js"],
+    // the tests run under Node with a jsdom page installed as the browser globals (page.js)
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.node, ...globals.browser } },
+  },
+  {
+    files: ["eslint.config.js"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.node },
   },
   {

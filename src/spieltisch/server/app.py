@@ -44,7 +44,13 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Query, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+)
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.middleware.gzip import GZipMiddleware
@@ -71,6 +77,7 @@ MAX_MESSAGE = Limits().message
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 VENDOR_DIR = WEB_DIR / "vendor"
+TEST_HOOKS_ATTRIBUTE = "data-test-hooks"
 VENDOR_CACHE = "public, max-age=86400"
 """Fetched libraries change only with the lock: browsers keep them a day without asking."""
 FINISHED_SHOWN = 20
@@ -154,6 +161,7 @@ def create_app(
     work_limit: float = 30.0,
     idle_close: float = 24 * 3600.0,
     broker: str | None = None,
+    test_hooks: bool = False,
 ) -> FastAPI:
     """The server on the database `db_url`; bots wait `bot_delay` seconds before each move;
     `timing` sets Riff Raff's slow motion and catch window; `clock` is the time that bots,
@@ -161,7 +169,8 @@ def create_app(
     `executor` runs bot decisions and physics (worker processes unless a test brings one);
     `limits` bound what clients may send; a bot decision or a settle may run `work_limit` s;
     an unfinished table without a change for `idle_close` s is closed; `broker` (a Redis
-    URL) joins this worker to the others that serve the same database."""
+    URL) joins this worker to the others that serve the same database; `test_hooks` lets the
+    page expose its hooks for browser tests."""
     limits = limits or Limits()
     store = Store(db_url)
     lobby = Lobby(
@@ -204,6 +213,8 @@ def create_app(
 
     _add_routes(app, lobby, limits)
     _add_vendor_route(app)
+    if test_hooks:
+        _add_test_page(app)
     app.mount("/", RevalidatedFiles(directory=WEB_DIR, html=True), name="web")
     return app
 
@@ -317,6 +328,18 @@ def _add_vendor_route(app: FastAPI) -> None:
             return FileResponse(file, media_type=kind, headers={"Cache-Control": VENDOR_CACHE})
         text = MISSING_VENDOR if not vendor_ready() else f"There is no file /vendor/{path}."
         return PlainTextResponse(text, 404)
+
+
+def _add_test_page(app: FastAPI) -> None:
+    """The page marked with `data-test-hooks` on <html>: only then does the client expose
+    its hooks for browser tests and benchmarks (such as `window.riffraffTable`)."""
+
+    @app.get("/", include_in_schema=False)
+    @app.get("/index.html", include_in_schema=False)
+    async def marked_page() -> HTMLResponse:
+        page = (WEB_DIR / "index.html").read_text(encoding="utf-8")
+        marked = page.replace("<html ", f"<html {TEST_HOOKS_ATTRIBUTE} ", 1)
+        return HTMLResponse(marked, headers={"Cache-Control": "no-cache"})
 
 
 def _finished(lobby: Lobby, table_id: str) -> LiveTable:

@@ -51,7 +51,8 @@ function botName(spec) {
 }
 
 function translateStatic() {
-  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  const marked = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-i18n]"));
+  for (const node of marked) node.textContent = t(node.dataset.i18n ?? "");
   document.title = t("app.title");
 }
 
@@ -525,6 +526,7 @@ function tablePage(tableId, guided = false) {
     if (document.activeElement && document.activeElement.id === "board") firstAction()?.focus({ preventScroll: true });
   }
 
+  /** @returns {HTMLButtonElement | null} */
   function firstAction() {
     return root.querySelector(".board button:not([disabled])");
   }
@@ -712,7 +714,7 @@ function route() {
 
 function start() {
   setLanguage(detectLanguage());
-  const select = document.getElementById("lang");
+  const select = /** @type {HTMLSelectElement} */ (document.getElementById("lang"));
   for (const [code, label] of Object.entries(LANGUAGES)) select.append(h("option", { value: code, text: label }));
   select.value = language();
   select.closest("label").before(motionSwitch());

@@ -1766,14 +1766,16 @@ export function has(key) {
 
 /**
  * The text of `key` in the current language (English when missing there, the key itself when
- * missing everywhere). With n: 1 in `args`, the key's `_one` form is used when there is one.
+ * missing everywhere). With n: 1 in `args`, the key's `_one` form in that language is used when
+ * there is one.
  * @param {string} key
  * @param {{ [name: string]: unknown }} [args]
  * @returns {string}
  */
 export function t(key, args = {}) {
-  if (args.n === 1 && (`${key}_one` in STRINGS[current] || `${key}_one` in STRINGS.en)) key = `${key}_one`;
-  const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
+  const strings = key in STRINGS[current] ? STRINGS[current] : STRINGS.en; // the language the text is in
+  if (args.n === 1 && `${key}_one` in strings) key = `${key}_one`;
+  const text = strings[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, /** @type {string} */ name) => (name in args ? String(args[name]) : `{${name}}`));
 }
 

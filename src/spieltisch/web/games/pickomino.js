@@ -28,6 +28,7 @@ function worm(x, y, size, cls = "worm") {
 }
 
 export function dieFace(face, extraClass = "") {
+  /** @type {SVGElement[]} */
   const body = [s("rect", { x: 4, y: 4, width: 92, height: 92, rx: 16, class: "die-body" })];
   if (face === 5) body.push(worm(50, 48, 80, "worm on-die"));
   else for (const [cx, cy] of PIPS[face + 1]) body.push(s("circle", { cx, cy, r: 9, class: "pip" }));
@@ -36,6 +37,7 @@ export function dieFace(face, extraClass = "") {
 
 export function tile(number, state = "grill") {
   const worms = wormsOf(number);
+  /** @type {SVGElement[]} */
   const parts = [s("rect", { x: 2, y: 2, width: 56, height: 86, rx: 8, class: "tile-body" })];
   if (state !== "down") {
     parts.push(s("text", { x: 30, y: 32, "text-anchor": "middle", class: "tile-number" }, String(number)));

@@ -560,30 +560,35 @@ export function picture() {
     s("rect", { x: 112, y: 36, width: 8, height: 8, fill: "#cc3333" }));
 }
 
-// Hooks for browser tests and the benchmark: screen points of area points and pieces.
-window.riffraffTable = {
-  ready: () => Boolean(table.ship),
-  ship: () => table.ship,
-  screenOf: (area, u, v) => table.ship.screenOf(area, u, v),
-  placing: () => ({ ...table.placing }),
-  sendPlacement: (values, unchecked) => {
-    Object.assign(table.placing, values);
-    refreshGhost();
-    return place(unchecked);
-  },
-  fallingNow: () => {
-    const ship = table.ship;
-    if (!ship || !ship.show) return null;
-    const now = ship.simNow || 0;
-    const falling = ship.show.falls.find(([, landing, air]) => now > landing - air && now < landing - 0.02);
-    return falling ? { body: falling[0], at: ship.screenOfPiece(falling[0]) } : null;
-  },
-  playing: () => Boolean(table.ship && table.ship.show),
-  cameraMoving: () => Boolean(table.ship && table.ship.glide),
-  area: () => (table.ctx ? placingArea(table.ctx) : null),
-  phase: () => (table.ctx && table.ctx.view ? table.ctx.view.phase : null),
-  frames: () => (table.ship ? table.ship.frames : 0),
-  shows: () => table.shows,
-  replay: () => table.ship.play(table.lastShow, performance.now()), // the latest motion, once more
-  lastFalls: () => table.lastFalls,
-};
+// Hooks for browser tests and the benchmark (screen points of area points and pieces), set
+// only on a page the server marked for tests (`spieltisch serve --test-hooks`).
+if (document.documentElement.hasAttribute("data-test-hooks")) Object.assign(window, { riffraffTable: testHooks() });
+
+function testHooks() {
+  return {
+    ready: () => Boolean(table.ship),
+    ship: () => table.ship,
+    screenOf: (area, u, v) => table.ship.screenOf(area, u, v),
+    placing: () => ({ ...table.placing }),
+    sendPlacement: (values, unchecked) => {
+      Object.assign(table.placing, values);
+      refreshGhost();
+      return place(unchecked);
+    },
+    fallingNow: () => {
+      const ship = table.ship;
+      if (!ship || !ship.show) return null;
+      const now = ship.simNow || 0;
+      const falling = ship.show.falls.find(([, landing, air]) => now > landing - air && now < landing - 0.02);
+      return falling ? { body: falling[0], at: ship.screenOfPiece(falling[0]) } : null;
+    },
+    playing: () => Boolean(table.ship && table.ship.show),
+    cameraMoving: () => Boolean(table.ship && table.ship.glide),
+    area: () => (table.ctx ? placingArea(table.ctx) : null),
+    phase: () => (table.ctx && table.ctx.view ? table.ctx.view.phase : null),
+    frames: () => (table.ship ? table.ship.frames : 0),
+    shows: () => table.shows,
+    replay: () => table.ship.play(table.lastShow, performance.now()), // the latest motion, once more
+    lastFalls: () => table.lastFalls,
+  };
+}
