@@ -1,5 +1,6 @@
+#!/usr/bin/env bash
 # The web client's own checks: ESLint, tsc on the JSDoc types, and the Node tests of its pure
-# modules, with the tools pinned in package-lock.json. Sourced by ./test.
+# modules, with the tools pinned in package-lock.json. Run by ./test, or alone: bash tools/check_web.sh
 # Installs Debian's nodejs and npm when missing, and runs `npm ci` only when node_modules/ was
 # not installed from this very lock.
 set -euo pipefail
