@@ -65,7 +65,7 @@ def measure(placements: int, seconds: float, width: int, height: int) -> dict[st
     port = free_port()
     url = f"http://{HOST}:{port}/"
     with tempfile.TemporaryDirectory() as data:
-        server = start_server(Path(data), port, bot_delay=0.3)
+        server = start_server(Path(data), port, bot_delay=0.3, site=["--test-hooks"])
         try:
             body = {"game": "riffraff", "seats": [{"bot": "random"}] * 2, "seed": 1}
             table = httpx.post(url + "api/tables", json=body).json()["id"]

@@ -130,6 +130,7 @@ def launch(
     if one is given."""
     command = [sys.executable, "-m", "spieltisch", "serve", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--data-dir", str(data_dir), "--bot-delay", str(bot_delay)]
+    command += ["--test-hooks"]  # the page exposes its hooks (window.riffraffTable) to the tests
     if not on_sqlite() and "--db" not in extra:
         command += ["--db", db_url(data_dir)]
     command += list(extra)

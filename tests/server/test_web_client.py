@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from spieltisch.server import create_app
 from spieltisch.server.app import WEB_DIR
+from tests.server.database import db_url
+from tests.server.helpers import TestClient, threads
 
 LANGUAGES = ("en", "de", "fr", "it", "nl")
 
@@ -57,3 +60,25 @@ def test_every_module_is_in_the_package() -> None:
     names = {p.relative_to(WEB_DIR).as_posix() for p in WEB_DIR.rglob("*") if p.is_file()}
     assert {"index.html", "app.js", "i18n.js", "style.css", "games/pickomino.js"} <= names
     assert Path(WEB_DIR / "games" / "karolinchen.js").exists()
+
+
+@pytest.mark.parametrize("hooks", [False, True])
+def test_only_a_test_server_marks_the_page_for_test_hooks(tmp_path: Path, hooks: bool) -> None:
+    """`serve --test-hooks` marks the page, and only then does the client expose its hooks
+    (window.riffraffTable); the page of a server in play is the file as it is."""
+    app = create_app(db_url(tmp_path), executor=threads(), test_hooks=hooks)
+    with TestClient(app) as client:
+        for path in ("/", "/index.html"):
+            page = client.get(path)
+            assert page.status_code == 200
+            assert ("<html data-test-hooks " in page.text) is hooks
+            assert page.text.replace("data-test-hooks ", "") == (WEB_DIR / "index.html").read_text(
+                encoding="utf-8"
+            )
+
+
+def test_the_client_sets_its_test_hooks_only_on_a_marked_page() -> None:
+    source = (WEB_DIR / "games" / "riffraff.js").read_text(encoding="utf-8")
+    [line] = [line for line in source.splitlines() if "riffraffTable" in line]
+    assert line.startswith('if (document.documentElement.hasAttribute("data-test-hooks")) ')
+    assert "window.riffraffTable" not in source

@@ -145,6 +145,11 @@ def add_parser(commands: Any) -> None:
         metavar="N",
         help="worker processes serving one port (needs --db of a database server and --broker)",
     )
+    parser.add_argument(
+        "--test-hooks",
+        action="store_true",
+        help="let the page expose its hooks for browser tests and benchmarks (never in play)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -291,6 +296,7 @@ def _make_app(args: argparse.Namespace, url: str) -> Any:
             work_limit=args.bot_time_limit,
             idle_close=args.idle_hours * 3600,
             broker=args.broker,
+            test_hooks=args.test_hooks,
         )
     except StorageError as error:
         raise _CannotStart(str(error)) from None

@@ -49,7 +49,13 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Query, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+)
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -94,6 +100,7 @@ MESSAGE_TYPES = ("action", "sync", "chat")
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 VENDOR_DIR = WEB_DIR / "vendor"
+TEST_HOOKS_ATTRIBUTE = "data-test-hooks"
 VENDOR_CACHE = "public, max-age=86400"
 """Fetched libraries change only with the lock: browsers keep them a day without asking."""
 FINISHED_SHOWN = 20
@@ -178,6 +185,7 @@ def create_app(
     work_limit: float = 30.0,
     idle_close: float = 24 * 3600.0,
     broker: str | None = None,
+    test_hooks: bool = False,
 ) -> FastAPI:
     """The server on the database `db_url`; bots wait `bot_delay` seconds before each move;
     `timing` sets Riff Raff's slow motion and catch window; `clock` is the time that bots,
@@ -185,7 +193,8 @@ def create_app(
     `executor` runs bot decisions and physics (worker processes unless a test brings one);
     `limits` bound what clients may send; a bot decision or a settle may run `work_limit` s;
     an unfinished table without a change for `idle_close` s is closed; `broker` (a Redis
-    URL) joins this worker to the others that serve the same database."""
+    URL) joins this worker to the others that serve the same database; `test_hooks` lets the
+    page expose its hooks for browser tests."""
     limits = limits or Limits()
     store = Store(db_url)
     lobby = Lobby(
@@ -229,6 +238,8 @@ def create_app(
 
     _add_routes(app, lobby, limits)
     _add_vendor_route(app)
+    if test_hooks:
+        _add_test_page(app)
     app.mount("/", RevalidatedFiles(directory=WEB_DIR, html=True), name="web")
     return app
 
@@ -396,6 +407,18 @@ def _vendor_file(path: str) -> Path | None:
         return file if file.is_relative_to(root) and file.is_file() else None
     except OSError:
         return None
+
+
+def _add_test_page(app: FastAPI) -> None:
+    """The page marked with `data-test-hooks` on <html>: only then does the client expose
+    its hooks for browser tests and benchmarks (such as `window.riffraffTable`)."""
+
+    @app.get("/", include_in_schema=False)
+    @app.get("/index.html", include_in_schema=False)
+    async def marked_page() -> HTMLResponse:
+        page = (WEB_DIR / "index.html").read_text(encoding="utf-8")
+        marked = page.replace("<html ", f"<html {TEST_HOOKS_ATTRIBUTE} ", 1)
+        return HTMLResponse(marked, headers={"Cache-Control": "no-cache"})
 
 
 def _finished(lobby: Lobby, table_id: str) -> LiveTable:

@@ -1,12 +1,22 @@
 // The server's REST API and the seat tokens this browser keeps.
 
 export class ApiError extends Error {
+  /**
+   * @param {string} code the server's error code (or "network", "request")
+   * @param {string} message
+   */
   constructor(code, message) {
     super(message);
     this.code = code;
   }
 }
 
+/**
+ * GET `path`, or POST `body` to it as JSON; the answer's JSON, or an ApiError.
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<any>}
+ */
 export async function api(path, body) {
   let response;
   try {
@@ -20,7 +30,7 @@ export async function api(path, body) {
   }
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const message = data.message || (Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ") : "");
+    const message = data.message || (Array.isArray(data.detail) ? data.detail.map((/** @type {{ msg: string }} */ d) => d.msg).join("; ") : "");
     throw new ApiError(data.error || "request", message || `The server answered ${response.status}.`);
   }
   return data;
@@ -28,6 +38,7 @@ export async function api(path, body) {
 
 const KEY = "spieltisch.tokens";
 
+/** @returns {{ [tableId: string]: string }} */
 function tokens() {
   try {
     return JSON.parse(localStorage.getItem(KEY) || "{}");
@@ -36,10 +47,18 @@ function tokens() {
   }
 }
 
+/**
+ * @param {string} tableId
+ * @returns {string | null}
+ */
 export function tokenFor(tableId) {
   return tokens()[tableId] || null;
 }
 
+/**
+ * @param {string} tableId
+ * @param {string | null} token null forgets the seat
+ */
 export function keepToken(tableId, token) {
   const all = tokens();
   if (token) all[tableId] = token;
@@ -51,6 +70,7 @@ export function savedName() {
   return localStorage.getItem("spieltisch.name") || "";
 }
 
+/** @param {string} name */
 export function keepName(name) {
   localStorage.setItem("spieltisch.name", name);
 }

@@ -51,7 +51,8 @@ function botName(spec) {
 }
 
 function translateStatic() {
-  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  const marked = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-i18n]"));
+  for (const node of marked) node.textContent = t(node.dataset.i18n ?? "");
   document.title = t("app.title");
 }
 
@@ -504,7 +505,7 @@ function tablePage(tableId, guided = false) {
   }
 
   function resultPanel() {
-    const { result, table, view } = last;
+    const { result, table } = last;
     if (!result) return null;
     const names = table.seats.map(seatName);
     const marked = result.replaced_by_bot.map((seat) => table.seats[seat].name || names[seat]);
@@ -514,8 +515,7 @@ function tablePage(tableId, guided = false) {
       h("table", {}, h("tbody", {}, table.seats.map((seat) => h("tr", { class: result.winners.includes(seat.seat) ? "won" : "" },
         h("td", { text: names[seat.seat] }), h("td", { text: String(result.scores[seat.seat]) }))))),
       marked.length ? h("p", { class: "muted", text: t("table.marked", { names: marked.join(", ") }) }) : null,
-      h("a", { class: "button", href: `#/r/${tableId}`, id: "watch-replay", text: t("table.replay") }),
-      view && view.game ? null : null);
+      h("a", { class: "button", href: `#/r/${tableId}`, id: "watch-replay", text: t("table.replay") }));
   }
 
   // A keyboard player whose button went away stays at the board: on the next action there
@@ -526,6 +526,7 @@ function tablePage(tableId, guided = false) {
     if (document.activeElement && document.activeElement.id === "board") firstAction()?.focus({ preventScroll: true });
   }
 
+  /** @returns {HTMLButtonElement | null} */
   function firstAction() {
     return root.querySelector(".board button:not([disabled])");
   }
@@ -713,7 +714,7 @@ function route() {
 
 function start() {
   setLanguage(detectLanguage());
-  const select = document.getElementById("lang");
+  const select = /** @type {HTMLSelectElement} */ (document.getElementById("lang"));
   for (const [code, label] of Object.entries(LANGUAGES)) select.append(h("option", { value: code, text: label }));
   select.value = language();
   select.closest("label").before(motionSwitch());

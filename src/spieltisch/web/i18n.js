@@ -3,6 +3,9 @@
 
 export const LANGUAGES = { de: "Deutsch", en: "English", fr: "Français", it: "Italiano", nl: "Nederlands" };
 
+/** @typedef {{ [key: string]: string }} Strings */
+
+/** @type {{ [language: string]: Strings }} */
 const STRINGS = {
   en: {
     "app.title": "Spieltisch",
@@ -1745,6 +1748,7 @@ export function detectLanguage() {
   return "en";
 }
 
+/** @param {string} lang */
 export function setLanguage(lang) {
   current = STRINGS[lang] ? lang : "en";
   localStorage.setItem("spieltisch.lang", current);
@@ -1755,14 +1759,24 @@ export function language() {
   return current;
 }
 
+/** @param {string} key */
 export function has(key) {
   return key in STRINGS[current] || key in STRINGS.en;
 }
 
+/**
+ * The text of `key` in the current language (English when missing there, the key itself when
+ * missing everywhere). With n: 1 in `args`, the key's `_one` form in that language is used when
+ * there is one.
+ * @param {string} key
+ * @param {{ [name: string]: unknown }} [args]
+ * @returns {string}
+ */
 export function t(key, args = {}) {
-  if (args.n === 1 && (`${key}_one` in STRINGS[current] || `${key}_one` in STRINGS.en)) key = `${key}_one`;
-  const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in args ? String(args[name]) : `{${name}}`));
+  const strings = key in STRINGS[current] ? STRINGS[current] : STRINGS.en; // the language the text is in
+  if (args.n === 1 && `${key}_one` in strings) key = `${key}_one`;
+  const text = strings[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, /** @type {string} */ name) => (name in args ? String(args[name]) : `{${name}}`));
 }
 
 export const ALL_STRINGS = STRINGS;

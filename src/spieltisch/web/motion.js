@@ -6,11 +6,15 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
 const KEY = "spieltisch.motion";
-const SYSTEM = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+// asked when needed (not at import), so the module's bookkeeping can be tested outside a browser
+function systemSetting() {
+  return window.matchMedia("(prefers-reduced-motion: reduce)");
+}
 
 function chosen() {
   const saved = localStorage.getItem(KEY);
-  return saved === null ? SYSTEM.matches : saved === "reduce";
+  return saved === null ? systemSetting().matches : saved === "reduce";
 }
 
 function apply() {
@@ -24,11 +28,11 @@ export function moving() {
 // The header's switch; follows the system setting until the person sets it here.
 export function motionSwitch() {
   apply();
-  const box = h("input", { type: "checkbox", id: "reduce-motion", checked: chosen(), onchange: (event) => {
-    localStorage.setItem(KEY, event.target.checked ? "reduce" : "full");
+  const box = h("input", { type: "checkbox", id: "reduce-motion", checked: chosen(), onchange: () => {
+    localStorage.setItem(KEY, box.checked ? "reduce" : "full");
     apply();
   } });
-  SYSTEM.addEventListener("change", () => {
+  systemSetting().addEventListener("change", () => {
     apply();
     box.checked = chosen();
   });
@@ -36,18 +40,27 @@ export function motionSwitch() {
 }
 
 // Motions still under way, by key: a redraw in the middle goes on where the motion was.
+/** @type {Map<string, number>} */
 const started = new Map();
 
+/**
+ * Play `keyframes` on `node`, or their rest when the motion `key` began in an earlier drawing.
+ * @param {Pick<Element, "animate"> | null | undefined} node
+ * @param {string} key
+ * @param {Keyframe[]} keyframes
+ * @param {number} duration ms
+ */
 export function playMotion(node, key, keyframes, duration) {
   if (!moving() || !node) return;
   const now = performance.now();
   if (!started.has(key)) started.set(key, now);
   if (started.size > 100) forgetOld(now);
-  const elapsed = now - started.get(key);
+  const elapsed = now - (started.get(key) ?? now);
   if (elapsed >= duration) return;
   node.animate(keyframes, { duration, delay: -elapsed, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" });
 }
 
+/** @param {number} now */
 function forgetOld(now) {
   for (const [key, time] of started) if (now - time > 60_000) started.delete(key);
 }
@@ -55,8 +68,14 @@ function forgetOld(now) {
 // How long ago (ms) the roll `key` was first drawn in `scope`, while its dice still tumble;
 // null after that. A redraw in the middle lets the dice go on from where they were.
 const ROLL_MS = 1200;
+/** @type {Map<string, { key: string, since: number }>} */
 const rolls = new Map();
 
+/**
+ * @param {string} scope
+ * @param {string} key
+ * @returns {number | null}
+ */
 export function rollAge(scope, key) {
   const now = performance.now();
   const seen = rolls.get(scope);
@@ -68,6 +87,11 @@ export function rollAge(scope, key) {
 }
 
 // Keyframes that bring `node` from where `from` (a rectangle) is to its own place.
+/**
+ * @param {Pick<Element, "getBoundingClientRect">} node
+ * @param {Pick<DOMRect, "left" | "top" | "width">} from
+ * @returns {Keyframe[]}
+ */
 export function fromPlace(node, from) {
   const to = node.getBoundingClientRect();
   const scale = to.width ? from.width / to.width : 1;
@@ -78,6 +102,12 @@ export function fromPlace(node, from) {
 }
 
 // A copy of `picture` flying from rectangle `from` onto `target`, then gone.
+/**
+ * @param {HTMLElement | SVGElement} picture
+ * @param {DOMRect} from
+ * @param {Element | null} target
+ * @param {number} delay ms
+ */
 export function flyOnto(picture, from, target, delay) {
   if (!moving() || !target) return;
   const to = target.getBoundingClientRect();

@@ -187,7 +187,7 @@ function stepsText(steps, who) {
   for (const [kind, seat, fruit, number] of steps) {
     const words = { name: who(seat), fruit: fruit ? t(`kc.fruit.${fruit}`) : "", n: number };
     if (kind === "eat" && eats[0][1] === seat) {
-      said.push(t("kc.log.eat", { eaten: eats.map(([, s, , n]) => `${who(s)} ${n}`).join(", ") }));
+      said.push(t("kc.log.eat", { eaten: eats.map(([, eater, , n]) => `${who(eater)} ${n}`).join(", ") }));
     } else if (kind !== "eat") {
       said.push(t(`kc.log.${kind}`, words));
     }

@@ -15,8 +15,8 @@ const PIPS = {
   5: [[25, 25], [75, 25], [50, 50], [25, 75], [75, 75]],
 };
 
-function wormsOf(tile) {
-  return Math.floor((tile - 17) / 4);
+function wormsOf(number) {
+  return Math.floor((number - 17) / 4);
 }
 
 function worm(x, y, size, cls = "worm") {
@@ -28,6 +28,7 @@ function worm(x, y, size, cls = "worm") {
 }
 
 export function dieFace(face, extraClass = "") {
+  /** @type {SVGElement[]} */
   const body = [s("rect", { x: 4, y: 4, width: 92, height: 92, rx: 16, class: "die-body" })];
   if (face === 5) body.push(worm(50, 48, 80, "worm on-die"));
   else for (const [cx, cy] of PIPS[face + 1]) body.push(s("circle", { cx, cy, r: 9, class: "pip" }));
@@ -36,6 +37,7 @@ export function dieFace(face, extraClass = "") {
 
 export function tile(number, state = "grill") {
   const worms = wormsOf(number);
+  /** @type {SVGElement[]} */
   const parts = [s("rect", { x: 2, y: 2, width: 56, height: 86, rx: 8, class: "tile-body" })];
   if (state !== "down") {
     parts.push(s("text", { x: 30, y: 32, "text-anchor": "middle", class: "tile-number" }, String(number)));
@@ -135,30 +137,30 @@ let seen = null; // the tiles as last drawn: { table, grill, tops }
 let moves = []; // { key, tile, from: "grill" | seat, to: "grill" | "down" | seat }
 
 function tileMoves(view, table) {
-  const grill = view.state.grill;
+  const onGrill = view.state.grill;
   const tops = view.state.stacks.map((stack) => (stack.length ? stack[stack.length - 1] : null));
   const before = seen && seen.table === table ? seen : null;
-  seen = { table, grill, tops };
+  seen = { table, grill: onGrill, tops };
   if (!before) return [];
   const found = [];
-  const key = (tile) => `${table}:${view.state.turn}:${tile}`;
-  tops.forEach((tile, seat) => {
-    if (tile === null || before.tops[seat] === tile) return;
-    const from = before.grill.includes(tile) ? "grill" : before.tops.indexOf(tile);
-    if (from !== -1) found.push({ key: key(tile), tile, from, to: seat });
+  const key = (number) => `${table}:${view.state.turn}:${number}`;
+  tops.forEach((number, seat) => {
+    if (number === null || before.tops[seat] === number) return;
+    const from = before.grill.includes(number) ? "grill" : before.tops.indexOf(number);
+    if (from !== -1) found.push({ key: key(number), tile: number, from, to: seat });
   });
-  for (const tile of grill) {
-    const from = before.grill.includes(tile) ? -1 : before.tops.indexOf(tile);
-    if (from !== -1) found.push({ key: key(tile), tile, from, to: "grill" });
+  for (const number of onGrill) {
+    const from = before.grill.includes(number) ? -1 : before.tops.indexOf(number);
+    if (from !== -1) found.push({ key: key(number), tile: number, from, to: "grill" });
   }
-  for (const tile of before.grill) {
-    if (!grill.includes(tile) && view.out.includes(tile)) found.push({ key: key(tile), tile, from: "down", to: "down" });
+  for (const number of before.grill) {
+    if (!onGrill.includes(number) && view.out.includes(number)) found.push({ key: key(number), tile: number, from: "down", to: "down" });
   }
   return found;
 }
 
-function tileSpot(root, place, tile) {
-  if (place === "grill" || place === "down") return root.querySelector(`.grill [data-tile="${tile}"]`);
+function tileSpot(root, place, number) {
+  if (place === "grill" || place === "down") return root.querySelector(`.grill [data-tile="${number}"]`);
   return root.querySelector(`.stack[data-seat="${place}"] .tile, .stack[data-seat="${place}"] .tile-space`);
 }
 

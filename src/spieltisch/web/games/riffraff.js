@@ -104,10 +104,10 @@ function landingMs(show, body, started) {
   return started + real * 1000;
 }
 
-function realTime(show, t) {
+function realTime(show, at) {
   let falling = 0;
-  for (const [a, b] of show.spans) falling += Math.max(0, Math.min(t, b) - a);
-  return (t + (show.slow_motion - 1) * falling) / show.speed;
+  for (const [a, b] of show.spans) falling += Math.max(0, Math.min(at, b) - a);
+  return (at + (show.slow_motion - 1) * falling) / show.speed;
 }
 
 function grab(body) {
@@ -205,8 +205,8 @@ function nudge(du, dv) {
 function nextFalling() {
   const show = table.ship && table.ship.show;
   if (!show) return null;
-  const t = table.ship.simNow || 0;
-  const open = show.falls.filter(([body, landing]) => landing > t && !show.caught.has(body));
+  const now = table.ship.simNow || 0;
+  const open = show.falls.filter(([body, landing]) => landing > now && !show.caught.has(body));
   open.sort((a, b) => a[1] - b[1]);
   return open.length ? open[0][0] : null;
 }
@@ -357,8 +357,8 @@ function swatch(piece) {
   return h("span", { class: `rr-swatch rr-${piece}` });
 }
 
-function cardButton(ctx, number) {
-  return h("button", { class: "rr-card big", "data-action": `card ${number}`, text: String(number), onclick: () => ctx.act(`card ${number}`) });
+function cardButton(ctx, value) {
+  return h("button", { class: "rr-card big", "data-action": `card ${value}`, text: String(value), onclick: () => ctx.act(`card ${value}`) });
 }
 
 function roundPanel(ctx) {
@@ -560,30 +560,35 @@ export function picture() {
     s("rect", { x: 112, y: 36, width: 8, height: 8, fill: "#cc3333" }));
 }
 
-// Hooks for browser tests and the benchmark: screen points of area points and pieces.
-window.riffraffTable = {
-  ready: () => Boolean(table.ship),
-  ship: () => table.ship,
-  screenOf: (area, u, v) => table.ship.screenOf(area, u, v),
-  placing: () => ({ ...table.placing }),
-  sendPlacement: (values, unchecked) => {
-    Object.assign(table.placing, values);
-    refreshGhost();
-    return place(unchecked);
-  },
-  fallingNow: () => {
-    const ship = table.ship;
-    if (!ship || !ship.show) return null;
-    const t = ship.simNow || 0;
-    const falling = ship.show.falls.find(([, landing, air]) => t > landing - air && t < landing - 0.02);
-    return falling ? { body: falling[0], at: ship.screenOfPiece(falling[0]) } : null;
-  },
-  playing: () => Boolean(table.ship && table.ship.show),
-  cameraMoving: () => Boolean(table.ship && table.ship.glide),
-  area: () => (table.ctx ? placingArea(table.ctx) : null),
-  phase: () => (table.ctx && table.ctx.view ? table.ctx.view.phase : null),
-  frames: () => (table.ship ? table.ship.frames : 0),
-  shows: () => table.shows,
-  replay: () => table.ship.play(table.lastShow, performance.now()), // the latest motion, once more
-  lastFalls: () => table.lastFalls,
-};
+// Hooks for browser tests and the benchmark (screen points of area points and pieces), set
+// only on a page the server marked for tests (`spieltisch serve --test-hooks`).
+if (document.documentElement.hasAttribute("data-test-hooks")) Object.assign(window, { riffraffTable: testHooks() });
+
+function testHooks() {
+  return {
+    ready: () => Boolean(table.ship),
+    ship: () => table.ship,
+    screenOf: (area, u, v) => table.ship.screenOf(area, u, v),
+    placing: () => ({ ...table.placing }),
+    sendPlacement: (values, unchecked) => {
+      Object.assign(table.placing, values);
+      refreshGhost();
+      return place(unchecked);
+    },
+    fallingNow: () => {
+      const ship = table.ship;
+      if (!ship || !ship.show) return null;
+      const now = ship.simNow || 0;
+      const falling = ship.show.falls.find(([, landing, air]) => now > landing - air && now < landing - 0.02);
+      return falling ? { body: falling[0], at: ship.screenOfPiece(falling[0]) } : null;
+    },
+    playing: () => Boolean(table.ship && table.ship.show),
+    cameraMoving: () => Boolean(table.ship && table.ship.glide),
+    area: () => (table.ctx ? placingArea(table.ctx) : null),
+    phase: () => (table.ctx && table.ctx.view ? table.ctx.view.phase : null),
+    frames: () => (table.ship ? table.ship.frames : 0),
+    shows: () => table.shows,
+    replay: () => table.ship.play(table.lastShow, performance.now()), // the latest motion, once more
+    lastFalls: () => table.lastFalls,
+  };
+}

@@ -5,6 +5,9 @@
 
 import * as THREE from "three";
 
+/** @typedef {[number, number, number]} Vec3 a point or a size, x y z */
+/** @typedef {[THREE.BufferGeometry, number]} Part a piece of geometry and its colour */
+
 const WOOD = 0x8a5a33;
 const DARK_WOOD = 0x5d3a1f;
 const IRON = 0x3b3b3b;
@@ -40,11 +43,13 @@ function merged(parts) {
   return geometry;
 }
 
+/** @param {number} x @param {number} y @param {number} z @param {Vec3} [at] */
 function box(x, y, z, at = [0, 0, 0]) {
   return new THREE.BoxGeometry(x, y, z).translate(...at);
 }
 
 // A cylinder along z (three's cylinders stand along y); `open`: a band without its end discs.
+/** @param {number} radius @param {number} height @param {Vec3} [at] */
 function cylinder(radius, height, at = [0, 0, 0], segments = 12, open = false) {
   return new THREE.CylinderGeometry(radius, radius, height, segments, 1, open).rotateX(Math.PI / 2).translate(...at);
 }
@@ -54,11 +59,13 @@ function lathe(profile, segments = 14) {
   return new THREE.LatheGeometry(profile.map(([r, z]) => new THREE.Vector2(r, z)), segments).rotateX(Math.PI / 2);
 }
 
+/** @param {number} a @param {number} b @param {number} c @param {Vec3} [at] */
 function ellipsoid(a, b, c, at = [0, 0, 0], segments = 12) {
   return new THREE.SphereGeometry(1, segments, Math.ceil(segments * 0.6)).scale(a, b, c).translate(...at);
 }
 
 // A half cylinder along x, `length` long, `half` wide either side and `height` high, flat side down.
+/** @param {number} length @param {number} half @param {number} height @param {Vec3} at */
 function halfRound(length, half, height, at) {
   return new THREE.CylinderGeometry(1, 1, length, 10, 1, false, -Math.PI / 2, Math.PI)
     .rotateZ(Math.PI / 2).scale(1, half, height).translate(...at);
@@ -114,6 +121,7 @@ const CARGO = {
 
   box([x, y, z], colour) {
     const t = 0.0035;
+    /** @type {Part[]} */
     const parts = [[box(x - 0.001, y - 0.001, z - 0.001), colour]];
     const edge = shade(colour, 0.62);
     for (const sy of [-1, 1]) {
@@ -141,6 +149,7 @@ const CARGO = {
   },
 
   plank([x, y, z], colour) {
+    /** @type {Part[]} */
     const parts = [[box(x, y, z), colour]];
     const grain = shade(colour, 0.78);
     for (const k of [-0.22, 0.18]) parts.push([box(x * 0.8, 0.0006, 0.0002, [0.004 * k, k * y, z / 2]), grain]);
@@ -194,6 +203,7 @@ const CARGO = {
 };
 
 // The primitives the server describes (for a cargo type without a look of its own).
+/** @param {{ shape: string, size: number[], at: Vec3 }} part */
 function partGeometry(part) {
   const [a, b, c] = part.size;
   let geometry;
@@ -312,6 +322,7 @@ export function deckGeometry(ship) {
   const deck = ship.deck_height;
   const planks = 8;
   const wide = width / planks;
+  /** @type {Part[]} */
   const parts = [[box(length, width, 0.002, [0, 0, deck - STEP + 0.001]), 0x2f1c0e]]; // the seams
   for (let i = 0; i < planks; i += 1) {
     const y = -width / 2 + wide * (i + 0.5);
@@ -344,6 +355,7 @@ export function riggingGeometry(ship, ballDrop) {
   const [length, , height] = ship.hull_size;
   const half = length / 2;
   const mast = ship.mast_width;
+  /** @type {Part[]} */
   const parts = [[box(mast, mast, ship.mast_height, [0, 0, deck + ship.mast_height / 2]), WOOD]];
   const top = deck + ship.mast_height;
   parts.push([ellipsoid(mast * 0.8, mast * 0.8, mast * 0.5, [0, 0, top], 10), DARK_WOOD]);
@@ -356,8 +368,8 @@ export function riggingGeometry(ship, ballDrop) {
   const keel = [];
   for (let k = 0; k <= 10; k += 1) {
     const x = half - 0.03 + ((0.03 + BOW) * k) / 10;
-    const { top, depth } = station(Math.min(x, half + BOW - 0.001), ship);
-    keel.push([x, top - depth]);
+    const { top: rim, depth } = station(Math.min(x, half + BOW - 0.001), ship);
+    keel.push([x, rim - depth]);
   }
   keel.forEach(([x, z], k) => (k ? stem.lineTo(x + 0.002, z - 0.003) : stem.moveTo(x, z - 0.003)));
   stem.lineTo(half + BOW + 0.003, deck + 0.018);
@@ -390,6 +402,7 @@ export function pennantGeometry(ship) {
 export function yardGeometry(ship, yard) {
   const w = ship.yard_width;
   const t = ship.yard_thickness;
+  /** @type {Part[]} */
   const parts = [[box(w, yard.length, t), 0x9a6a3d]];
   for (const k of [-0.46, -0.2, 0.2, 0.46]) parts.push([box(w + 0.0006, 0.002, t * 0.6, [0, k * yard.length, -t * 0.25]), IRON]);
   for (const s of [-1, 1]) parts.push([cylinder(t * 0.45, w * 0.98, [0, 0, 0]).rotateY(Math.PI / 2).translate(0, s * yard.length / 2, -t * 0.05), DARK_WOOD]);

@@ -170,6 +170,10 @@ export class ShipScene {
     this.ghost = null;
     this.frames = 0;
     this.onFrame = null; // called with the joints shown, every frame
+    /** @type {(() => void) | null} called when a motion has been shown to its end */
+    this.onShowEnd = null;
+    /** @type {(() => void)[]} run by dispose() */
+    this.cleanups = [];
     this._build();
     this._resize = () => this.resize();
     window.addEventListener("resize", this._resize);
@@ -738,7 +742,7 @@ export class ShipScene {
     window.removeEventListener("resize", this._resize);
     this.controls.dispose();
     this.renderer.dispose();
-    for (const cleanup of this.cleanups || []) cleanup();
+    for (const cleanup of this.cleanups) cleanup();
     this.canvas.remove();
   }
 }
