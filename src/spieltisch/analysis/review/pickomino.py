@@ -1,0 +1,335 @@
+"""The review of a finished Pickomino game: what each decision cost, and how lucky each roll was.
+
+Each turn is solved twice, as the bots solve it: for the most expected worms of the turn (the
+`optimal` bot's `TurnTable`, a steal also counting the victim's loss) and, where a model for
+this many players is shipped (2 to 4), for the best chance to win the game (the `winner`
+bot's `WinValuation`). Both values are fixed for the whole turn, so one solve of each serves
+every decision and roll of that turn.
+
+A decision is reviewed when the mover had a real choice: more than one legal action, not all
+worth the same. Its loss is the best choice's value minus the played one's, in worms and in
+win chance; the grade comes from the win chance where a model applies, else from the worms
+(`grades`). The luck of a roll is measured as GNU Backgammon measures it: the value after the
+best play for the roll that came, minus the average of that over every roll the dice could
+have shown (the value of rolling, which the solver already holds). Over a turn, the turn's
+result is its expected value at the start plus the luck of its rolls minus the losses of its
+decisions, in worms exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from spieltisch.analysis.review.grades import GRADES, SAME, Grade, grade
+from spieltisch.core.errors import RecordError
+from spieltisch.core.record import GameRecord, record_game, replay_states
+from spieltisch.games.pickomino.notation import dice_text
+from spieltisch.games.pickomino.rules import Pickomino
+from spieltisch.games.pickomino.solver import (
+    TurnSolution,
+    TurnTable,
+    Valuation,
+    action_values,
+    cached_solution,
+    position_index,
+    solve_table,
+)
+from spieltisch.games.pickomino.state import Action, Dice, Phase, PickominoState
+from spieltisch.games.pickomino.winner import WinValuation, win_share
+from spieltisch.games.pickomino.winprob import WinModel, shipped_model
+
+__all__ = [
+    "Choice",
+    "Decision",
+    "PickominoReview",
+    "PlayerReview",
+    "RollLuck",
+    "review_pickomino",
+    "review_states",
+]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal action of a decision: the expected worms of the turn when playing it (and
+    the rest of the turn for the most worms), and the win chance (and the rest for the win)."""
+
+    action: str
+    expected_worms: float
+    p_win: float | None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decision with a real choice. `step` is its action's index in the record."""
+
+    step: int
+    turn: int
+    seat: int
+    kept: str  # dice set aside before it, e.g. '44w'
+    rolled: str  # the roll to choose from ('' when rolling on or stopping)
+    played: str
+    best: str  # the best choice by the measure that grades (the played one if it is best)
+    worms_lost: float
+    win_lost: float | None
+    grade: Grade
+    choices: tuple[Choice, ...]
+
+
+@dataclass(frozen=True)
+class RollLuck:
+    """The luck of one roll for the seat that rolled: in worms of the turn and win chance."""
+
+    step: int
+    turn: int
+    seat: int
+    roll: str
+    worms: float
+    win: float | None
+
+
+@dataclass(frozen=True)
+class PlayerReview:
+    """One seat's figures. The luck-adjusted results are the results minus the luck."""
+
+    seat: int
+    name: str
+    decisions: int
+    grades: dict[str, int]
+    worms_lost: float
+    average_worms_lost: float
+    win_lost: float | None
+    luck_worms: float
+    luck_win: float | None
+    worms: int
+    luck_adjusted_worms: float
+    win_share: float
+    luck_adjusted_win: float | None
+
+
+@dataclass(frozen=True)
+class PickominoReview:
+    game: str
+    players: tuple[str, ...]
+    graded_by: Literal["win chance", "worms"]
+    decisions: tuple[Decision, ...]
+    rolls: tuple[RollLuck, ...]
+    summary: tuple[PlayerReview, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class _TurnValues:
+    """A turn solved for the most worms and, with a model, for the win."""
+
+    table: TurnTable
+    worms: TurnSolution
+    win: tuple[WinValuation, TurnSolution] | None
+
+
+class _Solver:
+    """Solves each turn once (a review asks about each turn's positions in order)."""
+
+    def __init__(self, game: Pickomino, model: WinModel | None) -> None:
+        self.game, self.model = game, model
+        self._key: tuple[object, ...] | None = None
+        self._values: _TurnValues | None = None
+
+    def turn(self, state: PickominoState) -> _TurnValues:
+        key = (state.grill, state.stacks, state.seat, state.turn)
+        if self._values is None or key != self._key:
+            table = TurnTable.from_state(self.game, state)
+            win = None
+            if self.model is not None:
+                valuation = WinValuation(self.game, state, self.model)
+                win = valuation, solve_table(valuation)
+            self._key, self._values = key, _TurnValues(table, cached_solution(table), win)
+        return self._values
+
+
+def win_model(players: int) -> WinModel | None:
+    """The shipped win-chance model for this many players, or None (5 to 7 players)."""
+    try:
+        return shipped_model(players)
+    except ValueError:
+        return None
+
+
+def review_pickomino(record: GameRecord) -> PickominoReview:
+    """The review of a finished Pickomino game record (`RecordError` if it is not one)."""
+    game = record_game(record)
+    if not isinstance(game, Pickomino):
+        raise RecordError(f"this is a {record.game} record, not a Pickomino one")
+    states = replay_states(record)
+    if states[-1].phase is not Phase.OVER:
+        raise RecordError("the game is not finished: only a finished game is reviewed")
+    actions = [game.read_action(s, text) for s, text in zip(states, record.actions, strict=False)]
+    names = _names(record.players, game.num_players)
+    return review_states(game, states, actions, names, win_model(game.num_players))
+
+
+def review_states(
+    game: Pickomino,
+    states: Sequence[PickominoState],
+    actions: Sequence[Action],
+    names: Sequence[str],
+    model: WinModel | None,
+) -> PickominoReview:
+    """The review of a game given as its states and the action played in each (but the last)."""
+    solver = _Solver(game, model)
+    decisions: list[Decision] = []
+    rolls: list[RollLuck] = []
+    for step, (state, action) in enumerate(zip(states, actions, strict=False)):
+        if state.phase in (Phase.CHOOSE, Phase.DECIDE):
+            found = _decision(game, state, action, solver.turn(state), step)
+            if found is not None:
+                decisions.append(found)
+        elif state.phase is Phase.ROLL and isinstance(action, Dice):
+            rolls.append(_roll_luck(game, state, action, solver.turn(state), step))
+    summary = _summaries(game, states[-1], names, decisions, rolls, model is not None)
+    graded_by: Literal["win chance", "worms"] = "worms" if model is None else "win chance"
+    return PickominoReview(
+        game.name, tuple(names), graded_by, tuple(decisions), tuple(rolls), summary
+    )
+
+
+# --- decisions ----------------------------------------------------------------------------
+def _values(
+    game: Pickomino, state: PickominoState, valuation: Valuation, solution: TurnSolution
+) -> dict[Action, float]:
+    return {action: value for action, value, _ in action_values(game, state, valuation, solution)}
+
+
+def _all_same(values: Mapping[Action, float]) -> bool:
+    return max(values.values()) - min(values.values()) <= SAME
+
+
+def _decision(
+    game: Pickomino, state: PickominoState, played: Action, turn: _TurnValues, step: int
+) -> Decision | None:
+    """The review of the decision `played` in `state`, or None if the choice was forced."""
+    if len(game.legal_actions(state)) < 2:
+        return None
+    worms = _values(game, state, turn.table, turn.worms)
+    wins = None if turn.win is None else _values(game, state, *turn.win)
+    if _all_same(worms) and (wins is None or _all_same(wins)):
+        return None
+    graded = worms if wins is None else wins
+    best = played if max(graded.values()) - graded[played] <= SAME else _first_best(graded)
+    worms_lost = max(worms.values()) - worms[played]
+    win_lost = None if wins is None else max(wins.values()) - wins[played]
+    lost = worms_lost if win_lost is None else win_lost
+    choices = tuple(
+        Choice(game.format_action(a), worms[a], None if wins is None else wins[a]) for a in worms
+    )
+    return Decision(
+        step,
+        state.turn,
+        state.seat,
+        dice_text(state.kept),
+        dice_text(state.rolled) if state.phase is Phase.CHOOSE else "",
+        game.format_action(played),
+        game.format_action(best),
+        worms_lost,
+        win_lost,
+        grade(lost, by_win=wins is not None),
+        choices,
+    )
+
+
+def _first_best(values: Mapping[Action, float]) -> Action:
+    return max(values, key=values.__getitem__)
+
+
+# --- luck -----------------------------------------------------------------------------------
+def _roll_luck(
+    game: Pickomino, state: PickominoState, dice: Dice, turn: _TurnValues, step: int
+) -> RollLuck:
+    """The luck of the roll `dice` from `state` (phase ROLL) for the mover."""
+    win = None
+    if turn.win is not None:
+        win = _luck(game, state, dice, *turn.win)
+    worms = _luck(game, state, dice, turn.table, turn.worms)
+    return RollLuck(step, state.turn, state.seat, dice_text(dice.counts), worms, win)
+
+
+def _luck(
+    game: Pickomino,
+    state: PickominoState,
+    dice: Dice,
+    valuation: Valuation,
+    solution: TurnSolution,
+) -> float:
+    """The value after the best play for `dice` minus the value of rolling (the average of
+    that over every roll)."""
+    mask = sum(1 << face for face, count in enumerate(state.kept) if count)
+    average = float(solution.roll_value[position_index(mask, state.dice_left, state.total)])
+    return best_after_roll(game, state, dice, valuation, solution) - average
+
+
+def best_after_roll(
+    game: Pickomino,
+    state: PickominoState,
+    dice: Dice,
+    valuation: Valuation,
+    solution: TurnSolution,
+) -> float:
+    """The value of the best choice from the roll `dice` (the failed turn's if none is left)."""
+    rolled = state.in_turn(Phase.CHOOSE, state.kept, dice.counts)
+    if not game.choosable_faces(rolled):
+        return valuation.fail_value
+    return max(_values(game, rolled, valuation, solution).values())
+
+
+# --- per player -----------------------------------------------------------------------------
+def _names(players: Sequence[str], count: int) -> list[str]:
+    if len(players) == count and len(set(players)) == count:
+        return list(players)
+    return [f"seat {seat}" for seat in range(count)]
+
+
+def _summaries(
+    game: Pickomino,
+    final: PickominoState,
+    names: Sequence[str],
+    decisions: Sequence[Decision],
+    rolls: Sequence[RollLuck],
+    with_win: bool,
+) -> tuple[PlayerReview, ...]:
+    scores = game.scores(final)
+    found = []
+    for seat, name in enumerate(names):
+        mine = [d for d in decisions if d.seat == seat]
+        luck = [r for r in rolls if r.seat == seat]
+        worms_lost = sum(d.worms_lost for d in mine)
+        win_lost = _total([d.win_lost for d in mine], with_win)
+        luck_worms = sum(r.worms for r in luck)
+        luck_win = _total([r.win for r in luck], with_win)
+        share = win_share(game, final, seat)
+        found.append(
+            PlayerReview(
+                seat,
+                name,
+                len(mine),
+                {g: sum(d.grade == g for d in mine) for g in GRADES},
+                worms_lost,
+                worms_lost / len(mine) if mine else 0.0,
+                win_lost,
+                luck_worms,
+                luck_win,
+                scores[seat],
+                scores[seat] - luck_worms,
+                share,
+                None if luck_win is None else share - luck_win,
+            )
+        )
+    return tuple(found)
+
+
+def _total(values: Sequence[float | None], known: bool) -> float | None:
+    """The sum of values that are `known` (a model applies), else None."""
+    return sum(v for v in values if v is not None) if known else None
