@@ -63,12 +63,14 @@ class Choice:
 
 @dataclass(frozen=True)
 class Decision:
-    """A decision with a real choice. `step` is its action's index in the record."""
+    """A decision with a real choice. `step` is its action's index in the record, `turn` the
+    count of turns played before it."""
 
     step: int
     turn: int
     seat: int
     kept: str  # dice set aside before it, e.g. '44w'
+    total: int  # their sum
     rolled: str  # the roll to choose from ('' when rolling on or stopping)
     played: str
     best: str  # the best choice by the measure that grades (the played one if it is best)
@@ -231,6 +233,7 @@ def _decision(
         state.turn,
         state.seat,
         dice_text(state.kept),
+        state.total,
         dice_text(state.rolled) if state.phase is Phase.CHOOSE else "",
         game.format_action(played),
         game.format_action(best),

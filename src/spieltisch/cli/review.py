@@ -1,0 +1,104 @@
+"""`spieltisch review FILE`: what each decision of a finished game cost, and the luck of the dice.
+
+The review (solver, model, numpy) is imported when the command runs, not by the parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from spieltisch.cli.common import fail, print_json
+from spieltisch.core.errors import RecordError
+
+if TYPE_CHECKING:
+    from spieltisch.analysis.review.pickomino import Decision, PickominoReview, PlayerReview
+
+__all__ = ["add_parser", "review_lines", "run"]
+
+
+def add_parser(commands: Any) -> None:
+    """Add the `review` command to the sub-parsers of the main parser."""
+    parser = commands.add_parser(
+        "review",
+        help="review a finished game: each decision's cost and each roll's luck",
+        description="Review a finished Pickomino game record: for every decision with a real "
+        "choice, the best choice, the expected worms and win chance lost and a grade (best, "
+        "good, inaccuracy, mistake, blunder); the luck of every roll; and each player's "
+        "summary. See docs/review.md for what each figure means.",
+    )
+    parser.add_argument("file", type=Path, metavar="FILE", help="the game record (JSON)")
+    parser.add_argument("--all", action="store_true", help="list every decision, not only errors")
+    parser.add_argument("--json", action="store_true", help="print the whole review as JSON")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, write: Callable[[str], None] = print) -> int:
+    """Print the review; a file that is not a finished Pickomino record exits with status 2."""
+    from spieltisch.analysis.review.pickomino import review_pickomino
+    from spieltisch.core.record import load_record
+
+    try:
+        review = review_pickomino(load_record(args.file))
+    except RecordError as error:
+        return fail(str(error))
+    if args.json:
+        print_json(review.to_json())
+        return 0
+    for line in review_lines(review, every=args.all):
+        write(line)
+    return 0
+
+
+def review_lines(review: PickominoReview, every: bool = False) -> list[str]:
+    """The review as text: the decisions (all, or those that were not best), then the summary."""
+    shown = [d for d in review.decisions if every or d.grade != "best"]
+    lines = [
+        f"Pickomino review · {len(review.players)} players · graded by {review.graded_by}",
+        "",
+        "Decisions" if every else "Decisions that were not the best",
+    ]
+    lines += [_decision_line(review, d) for d in shown] or ["  (none)"]
+    return [*lines, "", *_summary_lines(review)]
+
+
+def _decision_line(review: PickominoReview, decision: Decision) -> str:
+    if decision.rolled:
+        kept = f" with {decision.kept} kept" if decision.kept else ""
+        where = f"rolled {decision.rolled}{kept}"
+    else:
+        where = f"kept {decision.kept} (sum {decision.total})"
+    cost = f"{-decision.worms_lost:+.2f} worms"
+    if decision.win_lost is not None:
+        cost += f", {-100 * decision.win_lost:+.1f}% win"
+    better = "" if decision.best == decision.played else f", best {decision.best}"
+    name = review.players[decision.seat]
+    return (
+        f"  turn {decision.turn + 1:>3}  {name}: {where}: {decision.played}{better}"
+        f"  ({cost})  {decision.grade}"
+    )
+
+
+def _summary_lines(review: PickominoReview) -> list[str]:
+    lines = ["Summary"]
+    for player in review.summary:
+        lines += [f"  {player.name}", *("    " + line for line in _player_lines(player))]
+    return lines
+
+
+def _player_lines(player: PlayerReview) -> list[str]:
+    grades = ", ".join(f"{count} {name}" for name, count in player.grades.items())
+    lines = [
+        f"decisions {player.decisions}: {grades}",
+        f"worms lost {player.worms_lost:.2f} ({player.average_worms_lost:.3f} per decision)",
+        f"luck {player.luck_worms:+.2f} worms; worms {player.worms}, "
+        f"luck-adjusted {player.luck_adjusted_worms:.2f}",
+    ]
+    if player.win_lost is not None and player.luck_win is not None:
+        lines += [
+            f"win chance lost {100 * player.win_lost:.1f} points; luck {100 * player.luck_win:+.1f}"
+            f" points; won {player.win_share:g}, luck-adjusted {player.luck_adjusted_win:.2f}"
+        ]
+    return lines
