@@ -46,8 +46,12 @@ __all__ = [
     "PickominoReview",
     "PlayerReview",
     "RollLuck",
+    "best_after_roll",
+    "review_decision",
     "review_pickomino",
     "review_states",
+    "roll_luck",
+    "win_model",
 ]
 
 
@@ -197,6 +201,20 @@ def review_states(
     return PickominoReview(
         game.name, tuple(names), graded_by, tuple(decisions), tuple(rolls), summary
     )
+
+
+def review_decision(
+    game: Pickomino, state: PickominoState, played: Action, model: WinModel | None
+) -> Decision | None:
+    """The review of one decision (`step` 0), or None if the choice was forced."""
+    return _decision(game, state, played, _Solver(game, model).turn(state), 0)
+
+
+def roll_luck(
+    game: Pickomino, state: PickominoState, dice: Dice, model: WinModel | None
+) -> RollLuck:
+    """The luck of one roll from `state` (phase ROLL) for the mover (`step` 0)."""
+    return _roll_luck(game, state, dice, _Solver(game, model).turn(state), 0)
 
 
 # --- decisions ----------------------------------------------------------------------------
