@@ -9,14 +9,18 @@ Anchors for the thresholds:
   In a game without gammons equity is 2p - 1, so these are 2, 4 and 8 points of win chance.
 - Lichess marks an inaccuracy, mistake or blunder when the winning chances (from -1 to 1)
   drop by 0.1, 0.2 or 0.3: 5, 10 and 15 points of win chance.
-- chess.com grades by expected points lost, with "good" below about 0.05.
+- chess.com grades by expected points lost (0 to 1): an inaccuracy from about 0.05, a
+  mistake from 0.10, a blunder from 0.20.
 
 Pickomino is a dice game like backgammon: a single decision rarely swings the game as a
 chess move can, and much of each game is luck. The backgammon scale fits it, so the
 win-chance thresholds are GNU Backgammon's (2, 4, 8 points, each class twice the last).
-The worm thresholds keep the same doubling from a quarter of a worm: in a 2-player game
-the win-chance model values one worm of lead at roughly 3 to 8 points of win chance, so a
-quarter worm is near the 2-point inaccuracy (docs/review.md gives the measured ratio).
+
+Where no model applies (5 to 7 players) the expected worms of the turn grade instead, at the
+same thresholds converted at the rate the models give a worm: over 15 seeded games each of
+2, 3 and 4 players (`greedy` and `optimal` seats), the decisions that lost worms lost 0.046
+to 0.052 of win chance per worm in total (a median of 0.033 to 0.038 per decision), about 4
+points a worm. So 0.5, 1 and 2 worms.
 """
 
 from __future__ import annotations
@@ -47,9 +51,9 @@ WIN_MISTAKE = 0.04
 WIN_BLUNDER = 0.08
 """Win chance lost (0 to 1) from which a decision is an inaccuracy, a mistake, a blunder."""
 
-WORMS_INACCURACY = 0.25
-WORMS_MISTAKE = 0.5
-WORMS_BLUNDER = 1.0
+WORMS_INACCURACY = 0.5
+WORMS_MISTAKE = 1.0
+WORMS_BLUNDER = 2.0
 """Expected worms of the turn lost from which a decision is an inaccuracy, a mistake, a
 blunder (used where no win-chance model applies)."""
 
