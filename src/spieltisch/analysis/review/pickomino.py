@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from spieltisch.analysis.review import player_names
 from spieltisch.analysis.review.grades import GRADES, SAME, Grade, grade
 from spieltisch.core.errors import RecordError
 from spieltisch.core.record import GameRecord, record_game, replay_states
@@ -174,7 +175,7 @@ def review_pickomino(record: GameRecord) -> PickominoReview:
     if states[-1].phase is not Phase.OVER:
         raise RecordError("the game is not finished: only a finished game is reviewed")
     actions = [game.read_action(s, text) for s, text in zip(states, record.actions, strict=False)]
-    names = _names(record.players, game.num_players)
+    names = player_names(record.players, game.num_players)
     return review_states(game, states, actions, names, win_model(game.num_players))
 
 
@@ -307,10 +308,6 @@ def best_after_roll(
 
 
 # --- per player -----------------------------------------------------------------------------
-def _names(players: Sequence[str], count: int) -> list[str]:
-    if len(players) == count and len(set(players)) == count:
-        return list(players)
-    return [f"seat {seat}" for seat in range(count)]
 
 
 def _summaries(
