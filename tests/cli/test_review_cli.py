@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from spieltisch.bots.base import make_bot
+from spieltisch.bots.match import play_match
 from spieltisch.cli import review
 from spieltisch.core.record import GameRecord, save_record
+from spieltisch.core.registry import make_game
 from tests.cli.test_replay import finished_record
 
 
@@ -72,10 +75,29 @@ def test_an_unfinished_game_is_refused(tmp_path: Path, capsys: pytest.CaptureFix
     assert "not finished" in capsys.readouterr().err
 
 
-def test_another_games_record_is_refused(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    record = GameRecord("karolinchen", {"players": 2}, "1")
-    status, _ = run(tmp_path, record)
+def test_a_riffraff_record_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = make_game("riffraff", {"players": 2})
+    status, _ = run(tmp_path, GameRecord.start(game))
     assert status == 2
-    assert "karolinchen record, not a Pickomino one" in capsys.readouterr().err
+    assert "riffraff games are not reviewed" in capsys.readouterr().err
+
+
+def karolinchen_record() -> GameRecord:
+    game = make_game("karolinchen", {"players": 2})
+    bots = [make_bot(game, name, seat) for seat, name in enumerate(["random", "expert"])]
+    return play_match(game, bots, 4, ("Ann", "Bob")).record
+
+
+def test_a_karolinchen_game_is_reviewed_against_the_expert(tmp_path: Path) -> None:
+    status, out = run(tmp_path, karolinchen_record(), "--rollouts", "20", "--all")
+    assert status == 0
+    assert out[0].startswith("Karolinchen review · 2 players · win chances by 20 seeded")
+    listed = [line for line in out if line.startswith("  action ")]
+    assert listed and all(", expert lay " in line for line in listed)
+    assert "  Ann" in out or "  Ann (won)" in out
+
+
+def test_too_few_rollouts_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _ = run(tmp_path, karolinchen_record(), "--rollouts", "1")
+    assert status == 2
+    assert "--rollouts must be at least 2" in capsys.readouterr().err

@@ -11,12 +11,14 @@ Every action of a decision is rolled out with the same seeds (common
 random numbers), so the dice are the same for each choice and the difference between two
 choices is measured with far less noise than either chance alone.
 
-Each chance comes with its 95% Wilson interval, and the loss of the played action against
-the expert's (its chance minus the played one's, negative where the played card did better)
-with the 95% interval of the paired differences. A loss is graded as Pickomino's win-chance
-losses are (`grades`), but only where its interval excludes zero: a loss the rollouts cannot
-tell from none is "good". No exact value is computed: the game is too long to search to its
-end, so every chance is a rollout estimate.
+Each chance comes with its 95% Wilson interval. The best action is the one with the highest
+estimated chance; the loss of the played action is the best one's chance minus its own, with
+the 95% interval of the paired differences. A loss is graded as Pickomino's win-chance losses
+are (`grades`), but only where its interval excludes zero: a loss the rollouts cannot tell
+from none is "good". The expert's choice is shown beside it, and each player's summary
+counts the decisions that agreed with it; the expert is not always right (a race where it
+lays the card that takes nothing is in the tests). No exact value is computed: the game is
+too long to search to its end, so every chance is a rollout estimate.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ __all__ = [
     "CardDecision",
     "KarolinchenPlayer",
     "KarolinchenReview",
+    "review_card_decision",
     "review_karolinchen",
     "wilson_interval",
 ]
@@ -73,7 +76,7 @@ class CardDecision:
     played: str
     expert: str
     best: str  # the action with the highest estimated win chance
-    win_lost: float  # the expert's choice's chance minus the played one's
+    win_lost: float  # the best action's chance minus the played one's
     low: float  # the 95% interval of that loss
     high: float
     grade: Grade
@@ -87,7 +90,7 @@ class KarolinchenPlayer:
     decisions: int
     agreed: int  # decisions where the played action was the expert's
     grades: dict[str, int]
-    win_lost: float  # the sum of the losses against the expert's choices
+    win_lost: float  # the sum of the decisions' losses
     won: bool
 
 
@@ -126,6 +129,18 @@ def review_karolinchen(
     return KarolinchenReview(game.name, tuple(names), rollouts, tuple(decisions), summary)
 
 
+def review_card_decision(
+    game: Karolinchen,
+    state: KarolinchenState,
+    played: Action,
+    rollouts: int = ROLLOUTS,
+    rollout_bot: str = ROLLOUT_BOT,
+) -> CardDecision:
+    """The review of one decision (`step` 0), rolled out with seeds '0' to rollouts - 1."""
+    bots = ExpertBot(game, random.Random(0)), make_bot(game, rollout_bot, 0).choose
+    return _decision(game, state, played, bots, [str(i) for i in range(rollouts)], 0)
+
+
 def _decision(
     game: Karolinchen,
     state: KarolinchenState,
@@ -139,18 +154,19 @@ def _decision(
     advice = bots[0].choose(state)
     wins = {a: _rollout_wins(game, state, a, bots[1], seeds) for a in game.legal_actions(state)}
     chances = {a: sum(w) / len(w) for a, w in wins.items()}
-    differences = [e - p for e, p in zip(wins[advice], wins[played], strict=True)]
+    best = played if chances[played] >= max(chances.values()) else _first_best(chances)
+    differences = [b - p for b, p in zip(wins[best], wins[played], strict=True)]
     lost, low, high = _mean_interval(differences)
     return CardDecision(
         step,
         state.seat,
         game.format_action(played),
         game.format_action(advice),
-        game.format_action(max(chances, key=chances.__getitem__)),
+        game.format_action(best),
         lost,
         low,
         high,
-        _grade(played == advice, lost, low, high),
+        _grade(played == best, lost, low),
         tuple(
             CardChoice(game.format_action(a), p, *wilson_interval(p, len(seeds)))
             for a, p in chances.items()
@@ -158,10 +174,14 @@ def _decision(
     )
 
 
-def _grade(agreed: bool, lost: float, low: float, high: float) -> Grade:
-    """Best when it is the expert's choice or does better; graded by the loss where the
-    rollouts show one (the interval excludes zero), else good."""
-    if agreed or high < 0:
+def _first_best(chances: dict[Action, float]) -> Action:
+    return max(chances, key=chances.__getitem__)
+
+
+def _grade(is_best: bool, lost: float, low: float) -> Grade:
+    """Best for the best estimate; else graded by the loss where the rollouts show one (its
+    interval excludes zero), else good."""
+    if is_best:
         return "best"
     return grade(lost, by_win=True) if low > 0 else "good"
 
