@@ -3,8 +3,9 @@
 Printed: the first review in a fresh process (which also builds the solver's structure and
 loads the win-chance model), then the reviews of seeded games in one process (median and
 slowest game, and per reviewed decision), for games between `greedy` and `optimal` and
-between two `winner` seats, and 4-player games of `greedy` and `optimal` seats. Times are
-process CPU time (`time.process_time`).
+between two `winner` seats, and 4-player games of `greedy` and `optimal` seats; and the
+Karolinchen review of 2-player games (its rollouts). Times are process CPU time
+(`time.process_time`).
 
 Run alone:  .venv/bin/python benchmarks/review_bench.py [--quick]
 """
@@ -18,6 +19,7 @@ import subprocess
 import sys
 import time
 
+from spieltisch.analysis.review.karolinchen import ROLLOUTS, review_karolinchen
 from spieltisch.analysis.review.pickomino import review_pickomino
 from spieltisch.bots import make_bot, play_match
 from spieltisch.core import make_game
@@ -25,6 +27,7 @@ from spieltisch.core.record import GameRecord
 
 FIRST_REVIEW = """
 import json, time
+from spieltisch.analysis.review.karolinchen import ROLLOUTS, review_karolinchen
 from spieltisch.analysis.review.pickomino import review_pickomino
 from spieltisch.core.record import GameRecord
 record = GameRecord.from_json(json.loads({record!r}))
@@ -34,9 +37,9 @@ print(json.dumps({{"cpu": time.process_time() - started, "decisions": len(review
 """
 
 
-def game_record(seats: list[str], seed: int) -> GameRecord:
+def game_record(seats: list[str], seed: int, name: str = "pickomino") -> GameRecord:
     players = len(seats)
-    game = make_game("pickomino", {"players": players, "start_seat": seed % players})
+    game = make_game(name, {"players": players, "start_seat": seed % players})
     bots = [make_bot(game, name, seed + seat) for seat, name in enumerate(seats)]
     return play_match(game, bots, seed).record
 
@@ -73,6 +76,22 @@ def report(quick: bool) -> None:
             f"{statistics.median(seconds):.2f} s CPU, slowest {max(seconds):.2f} s, "
             f"{1000 * sum(seconds) / decisions:.2f} ms per decision"
         )
+    karolinchen_report(quick)
+
+
+def karolinchen_report(quick: bool) -> None:
+    """CPU seconds of Karolinchen reviews of greedy-against-expert games."""
+    seconds, decisions = [], 0
+    for seed in range(2 if quick else 6):
+        record = game_record(["greedy", "expert"], seed, "karolinchen")
+        started = time.process_time()
+        decisions += len(review_karolinchen(record).decisions)
+        seconds.append(time.process_time() - started)
+    print(
+        f"review, Karolinchen, 2 players, greedy vs expert, {ROLLOUTS} rollouts a choice "
+        f"({len(seconds)} games): median {statistics.median(seconds):.2f} s CPU, slowest "
+        f"{max(seconds):.2f} s, {1000 * sum(seconds) / decisions:.0f} ms per decision"
+    )
 
 
 if __name__ == "__main__":
