@@ -64,6 +64,8 @@ def test_a_stop_that_wins_the_game_is_best_and_a_roll_that_risks_it_a_blunder() 
     assert rolled_on.win_lost is not None and rolled_on.win_lost > WIN_BLUNDER
     assert rolled_on.worms_lost == pytest.approx(1 - (2 / 3 * 1 + 1 / 3 * -3))
     assert rolled_on.grade == "blunder"
+    fails = {c.action: c.p_fail for c in rolled_on.choices}
+    assert fails == {"roll": pytest.approx(1 / 3), "grill": 0.0}
     stopped = review_decision(game, state, TAKE_GRILL, model)
     assert stopped is not None
     assert (stopped.best, stopped.grade, stopped.worms_lost, stopped.win_lost) == (

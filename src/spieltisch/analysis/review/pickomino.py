@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 from spieltisch.analysis.review import player_names
@@ -33,11 +34,10 @@ from spieltisch.games.pickomino.solver import (
     TurnTable,
     Valuation,
     action_values,
-    cached_solution,
     position_index,
     solve_table,
 )
-from spieltisch.games.pickomino.state import Action, Dice, Phase, PickominoState
+from spieltisch.games.pickomino.state import ROLL, Action, Dice, Phase, PickominoState, Stop
 from spieltisch.games.pickomino.winner import WinValuation, win_share
 from spieltisch.games.pickomino.winprob import WinModel, shipped_model
 
@@ -59,10 +59,12 @@ __all__ = [
 @dataclass(frozen=True)
 class Choice:
     """One legal action of a decision: the expected worms of the turn when playing it (and
-    the rest of the turn for the most worms), and the win chance (and the rest for the win)."""
+    the rest of the turn for the most worms) and the chance that the turn then fails, and the
+    win chance (playing the rest of the turn for the win)."""
 
     action: str
     expected_worms: float
+    p_fail: float
     p_win: float | None
 
 
@@ -154,8 +156,15 @@ class _Solver:
             if self.model is not None:
                 valuation = WinValuation(self.game, state, self.model)
                 win = valuation, solve_table(valuation)
-            self._key, self._values = key, _TurnValues(table, cached_solution(table), win)
+            self._key, self._values = key, _TurnValues(table, _worms_solution(table), win)
         return self._values
+
+
+@lru_cache(maxsize=256)
+def _worms_solution(table: TurnTable) -> TurnSolution:
+    """The turn solved for the most worms, with the chance of failing from each position
+    (kept: the tables of one game's turns recur)."""
+    return solve_table(table, fails=True)
 
 
 def win_model(players: int) -> WinModel | None:
@@ -244,8 +253,10 @@ def _decision(
     worms_lost = max(worms.values()) - worms[played]
     win_lost = None if wins is None else max(wins.values()) - wins[played]
     lost = worms_lost if win_lost is None else win_lost
+    fails = _fail_chances(game, state, turn)
     choices = tuple(
-        Choice(game.format_action(a), worms[a], None if wins is None else wins[a]) for a in worms
+        Choice(game.format_action(a), worms[a], fails[a], None if wins is None else wins[a])
+        for a in worms
     )
     return Decision(
         step,
@@ -261,6 +272,19 @@ def _decision(
         grade(lost, by_win=wins is not None),
         choices,
     )
+
+
+def _fail_chances(game: Pickomino, state: PickominoState, turn: _TurnValues) -> dict[Action, float]:
+    """The chance that the turn fails after each legal action, the rest played for worms."""
+    fails, roll_fails = turn.worms.fail_chance, turn.worms.roll_fail_chance
+    assert fails is not None and roll_fails is not None  # solved with fails=True
+    found = {}
+    for action, _, place in action_values(game, state, turn.table, turn.worms):
+        if place is None:  # a stop: it fails when it takes nothing
+            found[action] = 1.0 if isinstance(action, Stop) and action.claim == "none" else 0.0
+        else:
+            found[action] = float((roll_fails if action == ROLL else fails)[place])
+    return found
 
 
 def _first_best(values: Mapping[Action, float]) -> Action:
