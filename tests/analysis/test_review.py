@@ -13,10 +13,12 @@ import pytest
 from spieltisch.analysis.review.grades import WIN_BLUNDER, WIN_INACCURACY, grade
 from spieltisch.analysis.review.pickomino import (
     PickominoReview,
+    puzzles,
     review_decision,
     review_pickomino,
     review_states,
     roll_luck,
+    solves_puzzle,
     win_model,
 )
 from spieltisch.bots import make_bot, play_match
@@ -107,6 +109,17 @@ def test_without_a_model_the_worms_grade_the_decision() -> None:
     assert decision.win_lost is None and decision.grade == "blunder"
     stolen = review_decision(game, state, STEAL, None)
     assert stolen is not None and stolen.grade == "best"
+
+
+def test_a_blunder_is_a_puzzle_solved_by_the_better_choice() -> None:
+    game = game_for(2)
+    decision = review_decision(game, last_tile_position(), ROLL, win_model(2))
+    assert decision is not None
+    review = PickominoReview("pickomino", ("Ann", "Bob"), "win chance", (decision,), (), ())
+    assert puzzles(review, 0) == [decision] and puzzles(review, 1) == []
+    assert solves_puzzle(decision, "grill")
+    assert not solves_puzzle(decision, "roll")
+    assert not solves_puzzle(decision, "steal")  # not a legal answer here
 
 
 def test_a_forced_choice_is_not_reviewed() -> None:

@@ -48,10 +48,12 @@ __all__ = [
     "PlayerReview",
     "RollLuck",
     "best_after_roll",
+    "puzzles",
     "review_decision",
     "review_pickomino",
     "review_states",
     "roll_luck",
+    "solves_puzzle",
     "win_model",
 ]
 
@@ -225,6 +227,24 @@ def roll_luck(
 ) -> RollLuck:
     """The luck of one roll from `state` (phase ROLL) for the mover (`step` 0)."""
     return _roll_luck(game, state, dice, _Solver(game, model).turn(state), 0)
+
+
+def puzzles(review: PickominoReview, seat: int) -> list[Decision]:
+    """The seat's mistakes and blunders: the positions to replay as puzzles."""
+    return [d for d in review.decisions if d.seat == seat and d.grade in ("mistake", "blunder")]
+
+
+def solves_puzzle(decision: Decision, answer: str) -> bool:
+    """Whether `answer` (an action in notation) is a good enough answer to the decision: it
+    loses less than an inaccuracy, by the measure that graded the decision."""
+    by_win = decision.win_lost is not None
+    values = {
+        c.action: c.p_win if by_win and c.p_win is not None else c.expected_worms
+        for c in decision.choices
+    }
+    if answer not in values:
+        return False
+    return grade(max(values.values()) - values[answer], by_win=by_win) in ("best", "good")
 
 
 # --- decisions ----------------------------------------------------------------------------
