@@ -115,7 +115,7 @@ def test_a_blunder_is_a_puzzle_solved_by_the_better_choice() -> None:
     game = game_for(2)
     decision = review_decision(game, last_tile_position(), ROLL, win_model(2))
     assert decision is not None
-    review = PickominoReview("pickomino", ("Ann", "Bob"), "win chance", (decision,), (), ())
+    review = PickominoReview("pickomino", ("Ann", "Bob"), "win chance", (decision,), (), (), ())
     assert puzzles(review, 0) == [decision] and puzzles(review, 1) == []
     assert solves_puzzle(decision, "grill")
     assert not solves_puzzle(decision, "roll")
@@ -169,6 +169,17 @@ def test_a_record_is_reviewed_with_the_players_names() -> None:
     assert review.summary[0].grades["best"] < review.summary[0].decisions  # greedy errs
     json = review.to_json()
     assert json["decisions"][0]["choices"] and json["summary"][1]["name"] == "Bob"
+
+
+def test_the_chart_gives_each_seats_chance_before_every_turn() -> None:
+    played = played_game(["greedy", "optimal"], 8)
+    review = reviewed(played, model=True)
+    turns = played.states[-1].turn
+    assert [entry.turn for entry in review.chart] == list(range(turns + 1))
+    assert all(sum(entry.p_win) == pytest.approx(1.0) for entry in review.chart)
+    final = review.chart[-1].p_win
+    assert final == tuple(player.win_share for player in review.summary)
+    assert reviewed(played, model=False).chart == ()
 
 
 # --- luck -----------------------------------------------------------------------------------

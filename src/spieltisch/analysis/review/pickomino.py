@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from spieltisch.analysis.review import player_names
+from spieltisch.analysis.review.chart import TurnChances, win_chart
 from spieltisch.analysis.review.grades import GRADES, SAME, Grade, grade
 from spieltisch.core.errors import RecordError
 from spieltisch.core.record import GameRecord, record_game, replay_states
@@ -128,6 +129,7 @@ class PickominoReview:
     decisions: tuple[Decision, ...]
     rolls: tuple[RollLuck, ...]
     summary: tuple[PlayerReview, ...]
+    chart: tuple[TurnChances, ...]  # each seat's win chance before every turn (with a model)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -210,8 +212,9 @@ def review_states(
             rolls.append(_roll_luck(game, state, action, solver.turn(state), step))
     summary = _summaries(game, states[-1], names, decisions, rolls, model is not None)
     graded_by: Literal["win chance", "worms"] = "worms" if model is None else "win chance"
+    chart = () if model is None else win_chart(game, states, model)
     return PickominoReview(
-        game.name, tuple(names), graded_by, tuple(decisions), tuple(rolls), summary
+        game.name, tuple(names), graded_by, tuple(decisions), tuple(rolls), summary, chart
     )
 
 
