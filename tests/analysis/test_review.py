@@ -167,6 +167,8 @@ def test_a_record_is_reviewed_with_the_players_names() -> None:
     assert [p.name for p in review.summary] == ["Ann", "Bob"]
     assert sum(p.decisions for p in review.summary) == len(review.decisions)
     assert review.summary[0].grades["best"] < review.summary[0].decisions  # greedy errs
+    adjusted = [p.luck_adjusted_win for p in review.summary]
+    assert None not in adjusted and sum(adjusted) == pytest.approx(1.0)  # type: ignore[arg-type]
     json = review.to_json()
     assert json["decisions"][0]["choices"] and json["summary"][1]["name"] == "Bob"
 

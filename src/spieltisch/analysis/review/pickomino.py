@@ -104,7 +104,8 @@ class RollLuck:
 
 @dataclass(frozen=True)
 class PlayerReview:
-    """One seat's figures. The luck-adjusted results are the results minus the luck."""
+    """One seat's figures. The luck-adjusted worms are the worms minus the seat's worm luck;
+    the luck-adjusted win also counts the others' win-chance luck (`_adjusted_win`)."""
 
     seat: int
     name: str
@@ -366,6 +367,7 @@ def _summaries(
     with_win: bool,
 ) -> tuple[PlayerReview, ...]:
     scores = game.scores(final)
+    all_win_luck = _total([r.win for r in rolls], with_win)
     found = []
     for seat, name in enumerate(names):
         mine = [d for d in decisions if d.seat == seat]
@@ -389,10 +391,21 @@ def _summaries(
                 scores[seat],
                 scores[seat] - luck_worms,
                 share,
-                None if luck_win is None else share - luck_win,
+                _adjusted_win(share, luck_win, all_win_luck, len(names)),
             )
         )
     return tuple(found)
+
+
+def _adjusted_win(
+    share: float, own: float | None, everyone: float | None, players: int
+) -> float | None:
+    """The share of the win minus the seat's own win-chance luck, plus the others' luck
+    spread evenly over the seats it was taken from (in a 2-player game the other's luck is
+    exactly one's bad luck); the adjusted shares of all seats add up to 1."""
+    if own is None or everyone is None:
+        return None
+    return share - own + (everyone - own) / (players - 1)
 
 
 def _total(values: Sequence[float | None], known: bool) -> float | None:
