@@ -97,7 +97,8 @@ def _decision_line(review: PickominoReview, decision: Decision) -> str:
         where = f"rolled {decision.rolled}{kept}"
     else:
         where = f"kept {decision.kept} (sum {decision.total})"
-    cost = f"{-decision.worms_lost:+.2f} worms"
+    lost = decision.worms_lost
+    cost = f"{-lost:+.{2 if lost >= 0.005 or lost == 0 else 3}f} worms"
     if decision.win_lost is not None:
         cost += f", {-100 * decision.win_lost:+.1f}% win"
     better = "" if decision.best == decision.played else f", best {decision.best}"
