@@ -97,16 +97,25 @@ def _decision_line(review: PickominoReview, decision: Decision) -> str:
         where = f"rolled {decision.rolled}{kept}"
     else:
         where = f"kept {decision.kept} (sum {decision.total})"
-    lost = decision.worms_lost
-    cost = f"{-lost:+.{2 if lost >= 0.005 or lost == 0 else 3}f} worms"
+    cost = f"{_loss(decision.worms_lost, 2)} worms"
     if decision.win_lost is not None:
-        cost += f", {-100 * decision.win_lost:+.1f}% win"
+        cost += f", {_loss(100 * decision.win_lost, 1)}% win"
     better = "" if decision.best == decision.played else f", best {decision.best}"
     name = review.players[decision.seat]
     return (
         f"  turn {decision.turn + 1:>3}  {name}: {where}: {decision.played}{better}"
         f"  ({cost})  {decision.grade}"
     )
+
+
+def _loss(lost: float, digits: int) -> str:
+    """A loss as a negative number with `digits` decimals, or more (up to 3) where it would
+    read as zero; '0' for none."""
+    if lost == 0:
+        return "0"
+    while digits < 3 and round(lost, digits) == 0:
+        digits += 1
+    return f"-{lost:.{digits}f}"
 
 
 def _summary_lines(review: PickominoReview) -> list[str]:
