@@ -4,6 +4,7 @@ and luck that averages out and accounts for each turn's result."""
 from __future__ import annotations
 
 import statistics
+from itertools import pairwise
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -25,8 +26,9 @@ from spieltisch.bots import make_bot, play_match
 from spieltisch.core.record import replay_states
 from spieltisch.games.pickomino import Phase, Pickomino, PickominoState
 from spieltisch.games.pickomino.data import tile_worms
-from spieltisch.games.pickomino.solver import TurnTable, cached_solution
+from spieltisch.games.pickomino.solver import TurnTable, cached_solution, solve_table
 from spieltisch.games.pickomino.state import ROLL, Action, dice_outcomes
+from spieltisch.games.pickomino.winner import WinValuation
 from tests.pickomino.helpers import STEAL, TAKE_GRILL, game_for, grill_without, position, take
 
 
@@ -198,34 +200,54 @@ def test_the_luck_of_every_roll_averages_to_zero_exactly() -> None:
     assert win == pytest.approx(0.0, abs=1e-12)
 
 
+def turn_end(game: Pickomino, start: PickominoState, end: PickominoState) -> tuple[str, int]:
+    """How the turn from `start` ended: ('none', 0), ('steal', tile) or ('grill', tile)."""
+    taken = end.stacks[start.seat][len(start.stacks[start.seat]) :]
+    if not taken:
+        return "none", 0
+    return ("grill" if taken[0] in start.grill else "steal"), taken[0]
+
+
 def realised_worms(game: Pickomino, start: PickominoState, end: PickominoState) -> float:
     """What the turn from `start` brought its mover as the solver counts it."""
     table = TurnTable.from_state(game, start)
-    taken = end.stacks[start.seat][len(start.stacks[start.seat]) :]
-    if not taken:
+    claim, tile = turn_end(game, start, end)
+    if claim == "none":
         return table.fail_value
-    stolen = taken[0] in table.other_tops
-    return (1 + table.steal_weight if stolen else 1) * tile_worms(taken[0])
+    return (1 + table.steal_weight if claim == "steal" else 1) * tile_worms(tile)
+
+
+def turns(states: Sequence[PickominoState]) -> list[tuple[PickominoState, PickominoState]]:
+    """Each turn's first position and the position after it."""
+    firsts = [s for s in states if s.phase in (Phase.ROLL, Phase.OVER) and s.dice_left == 8]
+    return list(pairwise(firsts))
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_a_turns_result_is_its_expectation_plus_luck_minus_worms_lost(seed: int) -> None:
+def test_a_turns_result_is_its_expectation_plus_luck_minus_losses(seed: int) -> None:
+    """In worms and in win chance: the value of how a turn ended is the turn's value at its
+    start, plus its rolls' luck, minus its decisions' losses."""
     played = played_game(["greedy", "optimal"], seed)
-    game, states = played.game, played.states
-    review = reviewed(played, model=False)
+    game, model = played.game, win_model(2)
+    assert model is not None
+    review = reviewed(played, model=True)
     luck, lost = defaultdict(float), defaultdict(float)
+    win_luck, win_lost = defaultdict(float), defaultdict(float)
     for roll in review.rolls:
         luck[roll.turn] += roll.worms
+        win_luck[roll.turn] += roll.win or 0.0
     for decision in review.decisions:
         lost[decision.turn] += decision.worms_lost
-    starts = {s.turn: s for s in states if s.phase is Phase.ROLL and s.dice_left == 8}
-    ends = {
-        s.turn - 1: s for s in states if s.phase in (Phase.ROLL, Phase.OVER) and s.dice_left == 8
-    }
-    for turn, start in starts.items():
+        win_lost[decision.turn] += decision.win_lost or 0.0
+    for start, end in turns(played.states):
+        turn = start.turn
         expected = cached_solution(TurnTable.from_state(game, start)).expected
-        result = realised_worms(game, start, ends[turn])
+        result = realised_worms(game, start, end)
         assert result == pytest.approx(expected + luck[turn] - lost[turn], abs=1e-9)
+        valuation = WinValuation(game, start, model)
+        won = valuation.chances()[turn_end(game, start, end)]
+        chance = solve_table(valuation).expected
+        assert won == pytest.approx(chance + win_luck[turn] - win_lost[turn], abs=1e-9)
 
 
 def test_luck_sums_to_about_zero_over_many_games() -> None:
