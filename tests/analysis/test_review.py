@@ -4,9 +4,9 @@ and luck that averages out and accounts for each turn's result."""
 from __future__ import annotations
 
 import statistics
-from itertools import pairwise
 from collections import defaultdict
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import NamedTuple
 
 import pytest
