@@ -165,10 +165,10 @@ class _Solver:
         return self._values
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=32)
 def _worms_solution(table: TurnTable) -> TurnSolution:
-    """The turn solved for the most worms, with the chance of failing from each position
-    (kept: the tables of one game's turns recur)."""
+    """The turn solved for the most worms, with the chance of failing from each position.
+    A few are kept (about a megabyte each): a table recurs when a turn takes nothing."""
     return solve_table(table, fails=True)
 
 
