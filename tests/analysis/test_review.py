@@ -250,6 +250,7 @@ def test_a_turns_result_is_its_expectation_plus_luck_minus_losses(seed: int) -> 
         assert won == pytest.approx(chance + win_luck[turn] - win_lost[turn], abs=1e-9)
 
 
+@pytest.mark.slow
 def test_luck_sums_to_about_zero_over_many_games() -> None:
     """The mean luck of a roll is zero: over 40 seeded games it stays within four standard
     errors of zero (and below a twentieth of a worm)."""
