@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 
 import peers
+import review_bench
 import riffraff_bench
 import riffraff_web
 import winner_bench
@@ -140,6 +141,7 @@ def main() -> None:
             "games/s",
         )
     winner_bench.report(args.quick)
+    review_bench.report(args.quick)
     riffraff_bench.report(args.quick)
     riffraff_web.report(args.quick)
     elapsed = simulate_command(games, 2)

@@ -34,6 +34,7 @@ NOT_FOR_PARSING = (
     "spieltisch.analysis.simulate",
     "spieltisch.analysis.tournament",
     "spieltisch.analysis.report",
+    "spieltisch.analysis.review",
 )
 """Spieltisch modules that building the parser must not load: presenters, bots, analyses."""
 SOLVE = (

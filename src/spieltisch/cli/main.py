@@ -17,6 +17,7 @@ COMMAND_MODULES = {
     "play": "play",
     "simulate": "simulate",
     "replay": "replay",
+    "review": "review",
     "pickomino": "pickomino_cmds",
     "riffraff": "riffraff_cmds",
     "serve": "serve",
