@@ -18,7 +18,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from websockets.sync.client import ClientConnection, connect
 
-from spieltisch.core.record import GameRecord, replay_states
+from spieltisch.core.record import GameRecord, record_game, replay
 from tests.server.database import db_url, on_sqlite
 from tests.server.live import LiveServer, free_port, launch
 from tests.server.proxy import CuttableProxy
@@ -114,9 +114,10 @@ def test_cutting_the_database_leaves_no_hole_and_every_game_finishes(tmp_path: P
         with connect(address, open_timeout=30) as ws:
             while person not in finished():
                 play_some(ws, 20)
-        records = [httpx.get(f"{live.url}api/tables/{t}/record").json() for t in [*ids, person]]
-    for record in records:  # every record replays to its end
-        assert replay_states(GameRecord.from_json(record))
+        records = {t: httpx.get(f"{live.url}api/tables/{t}/record").json() for t in [*ids, person]}
+    for table_id, data in records.items():  # every record replays, move by move, to its end
+        record = GameRecord.from_json(data)
+        assert record_game(record).is_over(replay(record)), f"{table_id} replays unfinished"
     for table_id, seqs in stored_sequences(url).items():
         assert seqs == list(range(len(seqs))), f"table {table_id} has a hole: {seqs}"
     with server_on(tmp_path, url) as again:  # and the server starts on what was stored
