@@ -31,6 +31,15 @@ GAMES_TO_GET_A_MOVE = 3
 """The dice are the server's secret: about one two-player Karolinchen game in 400 ends before
 a given seat has had a card to choose; the test then plays another game."""
 MY_MOVE_OR_END = "!!document.querySelector('#result, .board button[data-action]')"
+FOCUS_AFTER_REDRAW = """pressed => {
+  const focused = document.activeElement;
+  const actions = [...document.querySelectorAll('.board button[data-action]:not([disabled])')];
+  const still = actions.some(b => b.dataset.action === pressed);
+  return { on: focused.dataset.action || focused.id || focused.tagName,
+           ok: actions.includes(focused) && (still || focused === actions[0]) };
+}"""
+"""Where the focus is after the table is drawn anew, and whether that is right: on an action
+of the board, the pressed one if it is still there, else the first."""
 
 
 @pytest.fixture(scope="module")
@@ -85,13 +94,16 @@ def focus_action(page: Any, action: str) -> None:
 
 def play_by_keyboard(page: Any, choose: Any, game: str) -> int:
     """Play until the result shows; returns the number of own moves."""
-    moves = 0
+    moves, pressed = 0, ""
     while True:
         page.wait_for_function(MY_MOVE_OR_END)
         if page.query_selector("#result"):
             return moves
-        action = choose(page)
-        focus_action(page, action)
+        if moves:  # no Tab needed: the redraw put the focus on the board's next action
+            focus = page.evaluate(FOCUS_AFTER_REDRAW, pressed)
+            assert focus["ok"], f"after {pressed} the focus is on {focus['on']}"
+        pressed = choose(page)
+        focus_action(page, pressed)
         before = page.evaluate("document.body.dataset.version")
         page.keyboard.press("Enter" if moves % 2 else " ")  # both keys press a button
         page.wait_for_function("v => document.body.dataset.version !== v", arg=before)
