@@ -9,6 +9,7 @@ import contextlib
 import json
 import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from spieltisch.core.record import GameRecord, record_game, replay
 from tests.server.database import db_url, on_sqlite
 from tests.server.live import LiveServer, free_port, launch
 from tests.server.proxy import CuttableProxy
+from tests.support import waits
 
 pytestmark = pytest.mark.skipif(
     on_sqlite(), reason="cuts a PostgreSQL connection: run with SPIELTISCH_TEST_DB (./test does)"
@@ -29,6 +31,7 @@ pytestmark = pytest.mark.skipif(
 
 BOT_TABLES = 6
 LIVENESS = 120.0  # seconds: only a stuck table takes this long
+wait_for = partial(waits.wait_for, liveness=LIVENESS, pause=0.1)
 
 
 def through(proxy: CuttableProxy, url: str) -> str:
@@ -42,13 +45,6 @@ def server_on(data_dir: Path, url: str) -> Iterator[LiveServer]:
         yield live
     finally:
         live.kill()
-
-
-def wait_for(check: Any, what: str) -> None:
-    end = time.monotonic() + LIVENESS
-    while not check():
-        assert time.monotonic() < end, what
-        time.sleep(0.1)
 
 
 def state_of(ws: ClientConnection) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from spieltisch.server.table import bot_decision
 from spieltisch.server.work import TooSlow, Work, process_pool
 from tests.server.database import db_url
 from tests.server.helpers import TestClient, client_for, join, make_table
+from tests.support.waits import wait_for
 
 LIVENESS = 60.0  # seconds: only a hung server takes this long
 
@@ -48,13 +49,6 @@ class Gate:
 
     def wait_entered(self) -> None:
         assert self.entered.wait(LIVENESS), "the slow job never started"
-
-
-def wait_for(check: Callable[[], bool]) -> None:
-    end = time.monotonic() + LIVENESS
-    while not check():
-        assert time.monotonic() < end, "the table never got there"
-        time.sleep(0.01)
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,7 @@ from tests.server.database import db_url
 from tests.server.helpers import threads
 from tests.server.proxy import CuttableProxy
 from tests.server.sites import need_redis, site_prefix
+from tests.support.waits import until
 
 pytestmark = pytest.mark.workers
 
@@ -34,13 +35,6 @@ TAKEOVER_PROMISE = 4.5
 """Seconds within which the README promises that a dead worker's tables run again."""
 BUSY_MACHINE = 4.0
 """Seconds a loaded machine may add to a takeover (rounds and bot moves run late)."""
-
-
-async def until(check: Callable[[], bool], what: str) -> None:
-    end = time.monotonic() + LIVENESS
-    while not check():
-        assert time.monotonic() < end, what
-        await asyncio.sleep(0.02)
 
 
 class Worker:

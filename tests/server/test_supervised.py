@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +17,7 @@ from spieltisch.server.store import Store
 from spieltisch.server.table import TableError
 from tests.server.database import db_url
 from tests.server.helpers import threads
-
-LIVENESS = 60.0  # seconds: only a stuck table takes this long
+from tests.support.waits import until
 
 
 class FlakyStore(Store):
@@ -34,13 +31,6 @@ class FlakyStore(Store):
             self.refused += 1
             raise OSError("disk full")
         super().add_entries(rows)
-
-
-async def until(check: Callable[[], bool]) -> None:
-    end = time.monotonic() + LIVENESS
-    while not check():
-        assert time.monotonic() < end, "the table never got there"
-        await asyncio.sleep(0.01)
 
 
 async def outage(store: FlakyStore, clock: ManualClock, refusals: int) -> None:
