@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -74,7 +75,7 @@ def write_record(command: str, path: Path) -> None:
         save_record(finished_record(), path)
         return
     game, rng = make_game("riffraff", {"players": 2}), random.Random(1)
-    state, actions = game.new_state(), []
+    state, actions = game.new_state(), list[Any]()
     while len(actions) < 12:
         mover = game.to_move(state)
         action = game.sample_chance(state, rng) if mover == CHANCE else game.legal_actions(state)[0]

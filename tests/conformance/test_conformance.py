@@ -95,7 +95,7 @@ def play_random(name: str, options: str, seed: int) -> Playthrough:
     """A game of uniformly random legal choices; chance from the game's own sampler."""
     game = make_game(name, json.loads(options))
     rng = random.Random(seed)
-    states, actions = [game.new_state()], []
+    states, actions = [game.new_state()], list[Any]()
     mover = game.to_move(states[-1])
     while mover is not None:
         assert len(actions) < MAX_ACTIONS, f"no end after {MAX_ACTIONS} actions"
@@ -171,7 +171,7 @@ def test_random_games_end_and_every_action_is_legal(name: str, options: str, see
     game = play.game
     for state, action in zip(play.states[:-1], play.actions, strict=True):
         mover = game.to_move(state)
-        assert mover == CHANCE or 0 <= mover < game.num_players
+        assert mover is not None and (mover == CHANCE or 0 <= mover < game.num_players)
         assert not game.is_over(state)
         legal = game.legal_actions(state)
         assert action in legal or _unlisted_chance(game, state)

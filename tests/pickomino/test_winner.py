@@ -315,7 +315,7 @@ def test_terminal_odds_and_the_web_overlay_show_the_chance_to_win() -> None:
     assert all("% to win" in line for line in lines[1:])
     assert sum("best to win" in line for line in lines) >= 1
     odds = odds_for(game, state)
-    assert odds is not None and all(0 < entry["p_win"] < 1 for entry in odds)  # type: ignore[operator]
+    assert odds is not None and all(0 < entry["p_win"] < 1 for entry in odds)
 
 
 def test_without_a_model_for_the_player_count_odds_leave_out_the_chance_to_win() -> None:

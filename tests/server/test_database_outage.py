@@ -105,7 +105,10 @@ def test_cutting_the_database_leaves_no_hole_and_every_game_finishes(tmp_path: P
             time.sleep(2)  # bot moves fail meanwhile
             proxy.restore()
             assert refused > 0 or during.status_code == 503
-        finished = lambda: {t["id"] for t in httpx.get(f"{live.url}api/tables/finished").json()}  # noqa: E731
+
+        def finished() -> set[str]:
+            return {t["id"] for t in httpx.get(f"{live.url}api/tables/finished").json()}
+
         wait_for(lambda: set(ids) <= finished(), "the bot games did not finish")
         with connect(address, open_timeout=30) as ws:
             while person not in finished():

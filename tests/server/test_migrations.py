@@ -301,7 +301,7 @@ def test_servers_starting_together_upgrade_the_database_once(tmp_path: Path) -> 
         thread.join(timeout=60)
     assert not any(thread.is_alive() for thread in starts)
     assert failed == []
-    assert sorted(found) == ["0001", HEAD, HEAD, HEAD]
+    assert sorted(str(revision) for revision in found) == ["0001", HEAD, HEAD, HEAD]
     assert schema_of(url)["stamped"] == (HEAD,)
 
 

@@ -94,7 +94,7 @@ def test_a_decision_for_a_changed_table_is_thrown_away(client: TestClient, slow_
 
 
 def test_physics_runs_beside_the_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    gate = Gate(lobby_module.settle_with_motion)
+    gate = Gate(lobby_module.settle_with_motion)  # type: ignore[attr-defined]  # patched where used
     monkeypatch.setattr(lobby_module, "settle_with_motion", gate)
     with client_for(tmp_path) as client:
         body = {"game": "riffraff", "seats": [{"bot": "random"}] * 2, "seed": 3}
@@ -138,10 +138,15 @@ def test_a_worker_stops_a_runaway_job_and_a_dead_worker_is_replaced() -> None:
 
     async def jobs() -> list[str]:
         work = Work(None, ManualClock(), limit=0.5)
-        outcomes = []
-        for job, args in [(sleeps_for_an_hour, ()), (kills_its_worker, ()), (str, (7,))]:
+        outcomes: list[str] = []
+        calls: list[tuple[Callable[..., object], tuple[object, ...]]] = [
+            (sleeps_for_an_hour, ()),
+            (kills_its_worker, ()),
+            (str, (7,)),
+        ]
+        for job, args in calls:
             try:
-                outcomes.append(await asyncio.wait_for(work.run(job, *args), LIVENESS))
+                outcomes.append(str(await asyncio.wait_for(work.run(job, *args), LIVENESS)))
             except (TooSlow, BrokenExecutor) as error:
                 outcomes.append(type(error).__name__)
         await work.close()

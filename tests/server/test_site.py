@@ -42,8 +42,9 @@ class Worker:
 
     def __init__(self, url: str, redis: str, prefix: str, name: str) -> None:
         self.lobby = Lobby(Store(url), 0.0, executor=threads(), site=RedisSite(redis, prefix, name))
-        self.site = self.lobby.site
-        assert isinstance(self.site, RedisSite)
+        site = self.lobby.site
+        assert isinstance(site, RedisSite)
+        self.site = site
 
     async def start(self) -> None:
         self.lobby.load()
