@@ -4,7 +4,8 @@
 mark `pytest.mark.live_server(bot_delay=..., extra=[...])` sets its options.
 `browser`: Debian's Chromium for the whole module; with the module's mark `pytest.mark.webgl`
 it draws WebGL in software (Riff Raff's ship).
-Every browser test counts as slow: `pytest -m "not slow"` is the quick subset.
+Every browser test and every test of several workers counts as slow: `pytest -m "not slow"`
+is the quick subset.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ def browser(request: pytest.FixtureRequest) -> Iterator[Browser]:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests and sites of several workers are end-to-end: slow."""
     for item in items:
-        if item.get_closest_marker("browser"):
+        if item.get_closest_marker("browser") or item.get_closest_marker("workers"):
             item.add_marker(pytest.mark.slow)

@@ -69,7 +69,10 @@ def _cases() -> Iterator[Any]:
         for options in _option_sets(name):
             key = json.dumps(options, sort_keys=True)
             label = ",".join(f"{k}={v}" for k, v in sorted(options.items())) or "defaults"
-            yield pytest.param(name, key, id=f"{name}[{label}]")
+            # every Riff Raff placement runs the physics: only its defaults are in the quick subset
+            slow = name == "riffraff" and options != {}
+            marks = [pytest.mark.slow] if slow else []
+            yield pytest.param(name, key, id=f"{name}[{label}]", marks=marks)
 
 
 CASES = list(_cases())

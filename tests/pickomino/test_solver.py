@@ -110,6 +110,7 @@ def test_full_grill_matches_exact_brute_force() -> None:
         assert solution.roll_value[here] == pytest.approx(float(exact(kept, roll=True)), abs=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_random_tables_match_brute_force(seed: int) -> None:
     rng = random.Random(seed)

@@ -156,6 +156,7 @@ def test_one_turn_ahead_is_the_expectation_over_the_optimal_reply() -> None:
         assert chance == pytest.approx(0.5 + SLOPE / 4 * (lead - reply), abs=1e-8)
 
 
+@pytest.mark.slow
 def test_two_turns_ahead_add_my_own_next_turn_played_for_the_win() -> None:
     """With the linear model and two players, an end is worth the lead after it, less what
     the opponent's optimal turn wins back, plus what my own best next turn wins."""
@@ -305,6 +306,7 @@ def test_td_sweeps_refit_the_model() -> None:
 
 
 # --- explaining a decision ---------------------------------------------------------------------
+@pytest.mark.slow
 def test_terminal_odds_and_the_web_overlay_show_the_chance_to_win() -> None:
     from spieltisch.cli.present import PickominoPresenter
     from spieltisch.server.odds import odds_for

@@ -202,6 +202,7 @@ def test_opening_an_upgraded_database_again_changes_nothing(tmp_path: Path) -> N
     assert schema_of(url) == before
 
 
+@pytest.mark.slow
 def test_opening_prints_and_logs_nothing(tmp_path: Path) -> None:
     """Checked in a fresh interpreter, where nothing but spieltisch sets up logging."""
     url = open_copy(SCHEMA_1, tmp_path)

@@ -36,6 +36,7 @@ from tests.server.sites import need_redis, shared_db
 NGINX = Path("/usr/sbin/nginx")
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "hosting" / "nginx.conf"
 TIMEOUT = 30.0  # liveness only: a busy machine may be slow, never this slow
+pytestmark = pytest.mark.slow  # nginx and a real server as their own processes
 
 
 def need_nginx() -> None:

@@ -108,6 +108,7 @@ def test_physics_runs_beside_the_loop(tmp_path: Path, monkeypatch: pytest.Monkey
         assert not gate.waited_out
 
 
+@pytest.mark.slow
 def test_worker_processes_play_a_whole_bot_game(tmp_path: Path) -> None:
     async def play() -> bool:
         store = Store(db_url(tmp_path, "pool"))
@@ -132,6 +133,7 @@ def kills_its_worker() -> None:
     os._exit(1)
 
 
+@pytest.mark.slow
 def test_a_worker_stops_a_runaway_job_and_a_dead_worker_is_replaced() -> None:
     """In worker processes a job's own alarm stops it (the lobby's clock stands still), the
     worker is free again, and after a worker dies the next job gets a new pool."""
