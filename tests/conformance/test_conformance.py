@@ -77,7 +77,10 @@ def _cases() -> Iterator[Any]:
 
 CASES = list(_cases())
 case = pytest.mark.parametrize(("name", "options"), CASES)
-seeds = pytest.mark.parametrize("seed", SEEDS)
+# the quick subset plays the first seed of each game; the other seeds are for the whole run
+seeds = pytest.mark.parametrize(
+    "seed", [pytest.param(s, marks=[pytest.mark.slow] if s else []) for s in SEEDS]
+)
 
 
 @dataclass(frozen=True)
