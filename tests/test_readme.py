@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -74,7 +75,7 @@ def write_record(command: str, path: Path) -> None:
         save_record(finished_record(), path)
         return
     game, rng = make_game("riffraff", {"players": 2}), random.Random(1)
-    state, actions = game.new_state(), []
+    state, actions = game.new_state(), list[Any]()
     while len(actions) < 12:
         mover = game.to_move(state)
         action = game.sample_chance(state, rng) if mover == CHANCE else game.legal_actions(state)[0]
@@ -110,12 +111,18 @@ def serve_until_it_answers(words: list[str], env: dict[str, str], folder: Path) 
         process.wait(timeout=30)
 
 
+SLOW_COMMANDS = ("serve", "db", "tournament", "train-winner", "riffraff", "--plot")
+"""Commands that start a server or run many games or the physics: seconds each."""
+
+
+def command_marks(command: str) -> list[pytest.MarkDecorator]:
+    words = command.split()
+    marks = [pytest.mark.workers] if "--broker" in words else []
+    return [*marks, pytest.mark.slow] if any(w in SLOW_COMMANDS for w in words) else marks
+
+
 @pytest.mark.parametrize(
-    "command",
-    [
-        pytest.param(c, marks=pytest.mark.workers) if "--broker" in c else c
-        for c in readme_commands()
-    ],
+    "command", [pytest.param(c, marks=command_marks(c)) for c in readme_commands()]
 )
 def test_the_readme_command_runs(command: str, tmp_path: Path) -> None:
     words, env = as_run_here(command, tmp_path)

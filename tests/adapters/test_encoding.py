@@ -28,7 +28,9 @@ CASES = [
 
 
 @pytest.mark.parametrize(("name", "options"), CASES)
-def test_every_legal_action_has_its_own_integer_and_back(name: str, options: dict) -> None:
+def test_every_legal_action_has_its_own_integer_and_back(
+    name: str, options: dict[str, Any]
+) -> None:
     game = make_game(name, options)
     encoder = encoder_for(game)
     rng = random.Random(5)
@@ -134,7 +136,7 @@ def visited_states(game: Game[Any, Any], games: int, seed: int) -> Iterator[Any]
     ],
 )
 def test_perfect_information_observations_tell_every_position_apart(
-    name: str, options: dict
+    name: str, options: dict[str, Any]
 ) -> None:
     game = make_game(name, options)
     encoder = encoder_for(game)
@@ -179,7 +181,7 @@ def test_vector_builder_scales_and_clips_into_the_unit_interval() -> None:
         ("karolinchen", {"players": 2, "auto_take": False}),
     ],
 )
-def test_fast_observations_equal_the_plain_ones(name: str, options: dict) -> None:
+def test_fast_observations_equal_the_plain_ones(name: str, options: dict[str, Any]) -> None:
     game = make_game(name, options)
     encoder = encoder_for(game)
     for state in visited_states(game, 12, seed=3):

@@ -7,6 +7,7 @@ import random
 import sys
 import time
 from functools import partial
+from typing import Any
 
 import pytest
 
@@ -36,7 +37,7 @@ CASES = [
 
 @pytest.mark.parametrize(("name", "options", "cycles"), CASES)
 def test_pettingzoo_passes_its_api_seed_and_render_tests(
-    name: str, options: dict, cycles: int
+    name: str, options: dict[str, Any], cycles: int
 ) -> None:
     make = partial(env, name, options)
     api_test(make(render_mode="ansi"), num_cycles=cycles)
@@ -54,7 +55,7 @@ class FiveTimesFasterClock:
 
 @pytest.mark.parametrize(("name", "options", "cycles"), CASES[::2])
 def test_pettingzoo_performance_benchmark_runs(
-    name: str, options: dict, cycles: int, monkeypatch: pytest.MonkeyPatch
+    name: str, options: dict[str, Any], cycles: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(sys.modules[performance_benchmark.__module__], "time", FiveTimesFasterClock)
     performance_benchmark(env(name, options))
@@ -73,7 +74,9 @@ def test_pettingzoo_env_is_order_enforced() -> None:
     assert aec.agents == aec.unwrapped.agents and aec.agent_selection == "player_0"
 
 
-def test_pettingzoo_human_render_mode_prints_the_picture(capsys: pytest.CaptureFixture) -> None:
+def test_pettingzoo_human_render_mode_prints_the_picture(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     aec = env("karolinchen", render_mode="human")
     aec.reset(seed=1)
     assert "Middle" in capsys.readouterr().out
@@ -103,7 +106,7 @@ def test_pettingzoo_refuses_an_illegal_action() -> None:
         aec.step(illegal)
 
 
-def seeded_play_digest(name: str, options: dict, seeds: range) -> str:
+def seeded_play_digest(name: str, options: dict[str, Any], seeds: range) -> str:
     """A digest of everything the AEC loop shows over seeded random games: each step's agent,
     every agent's observation and mask, rewards, terminations and truncations."""
     aec = env(name, options)
@@ -143,7 +146,7 @@ def seeded_play_digest(name: str, options: dict, seeds: range) -> str:
     ],
 )
 def test_pettingzoo_seeded_games_show_the_same_observations(
-    name: str, options: dict, expected: str
+    name: str, options: dict[str, Any], expected: str
 ) -> None:
     """Pins what seeded games show, so that a speed-up provably changes nothing."""
     assert seeded_play_digest(name, options, range(20)) == expected
@@ -157,7 +160,9 @@ def test_pettingzoo_seeded_games_show_the_same_observations(
         ("riffraff", {"players": 2}, "random"),
     ],
 )
-def test_gymnasium_single_seat_passes_check_env(name: str, options: dict, opponent: str) -> None:
+def test_gymnasium_single_seat_passes_check_env(
+    name: str, options: dict[str, Any], opponent: str
+) -> None:
     check_env(SingleSeatEnv(name, opponent, seat=1, options=options, render_mode="ansi"))
 
 
@@ -168,7 +173,7 @@ def test_gymnasium_single_seat_passes_check_env(name: str, options: dict, oppone
         ("karolinchen", {"players": 3, "tail_fruits": "random", "auto_take": False}),
     ],
 )
-def test_gymnasium_check_env_with_other_options(name: str, options: dict) -> None:
+def test_gymnasium_check_env_with_other_options(name: str, options: dict[str, Any]) -> None:
     check_env(SingleSeatEnv(name, "random", seat=0, options=options))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,7 +31,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "openspiel_mcts.py"
         ("karolinchen", {"players": 2, "start_seat": RANDOM_SEAT, "tail_fruits": "random"}),
     ],
 )
-def test_random_sim_test(name: str, params: dict) -> None:
+def test_random_sim_test(name: str, params: dict[str, Any]) -> None:
     game = pyspiel.load_game(SHORT_NAMES[name], params)
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 

@@ -27,8 +27,8 @@ from spieltisch.core.record import replay_states
 from spieltisch.games.pickomino import Phase, Pickomino, PickominoState
 from spieltisch.games.pickomino.data import tile_worms
 from spieltisch.games.pickomino.solver import TurnTable, cached_solution, solve_table
-from spieltisch.games.pickomino.state import ROLL, Action, dice_outcomes
-from spieltisch.games.pickomino.winner import WinValuation
+from spieltisch.games.pickomino.state import ROLL, Action, Claim, dice_outcomes
+from spieltisch.games.pickomino.winner import TurnEnd, WinValuation
 from tests.pickomino.helpers import STEAL, TAKE_GRILL, game_for, grill_without, position, take
 
 
@@ -200,12 +200,13 @@ def test_the_luck_of_every_roll_averages_to_zero_exactly() -> None:
     assert win == pytest.approx(0.0, abs=1e-12)
 
 
-def turn_end(game: Pickomino, start: PickominoState, end: PickominoState) -> tuple[str, int]:
+def turn_end(game: Pickomino, start: PickominoState, end: PickominoState) -> TurnEnd:
     """How the turn from `start` ended: ('none', 0), ('steal', tile) or ('grill', tile)."""
     taken = end.stacks[start.seat][len(start.stacks[start.seat]) :]
     if not taken:
         return "none", 0
-    return ("grill" if taken[0] in start.grill else "steal"), taken[0]
+    claim: Claim = "grill" if taken[0] in start.grill else "steal"
+    return claim, taken[0]
 
 
 def realised_worms(game: Pickomino, start: PickominoState, end: PickominoState) -> float:
@@ -231,8 +232,10 @@ def test_a_turns_result_is_its_expectation_plus_luck_minus_losses(seed: int) -> 
     game, model = played.game, win_model(2)
     assert model is not None
     review = reviewed(played, model=True)
-    luck, lost = defaultdict(float), defaultdict(float)
-    win_luck, win_lost = defaultdict(float), defaultdict(float)
+    luck: defaultdict[int, float] = defaultdict(float)
+    lost: defaultdict[int, float] = defaultdict(float)
+    win_luck: defaultdict[int, float] = defaultdict(float)
+    win_lost: defaultdict[int, float] = defaultdict(float)
     for roll in review.rolls:
         luck[roll.turn] += roll.worms
         win_luck[roll.turn] += roll.win or 0.0

@@ -240,8 +240,13 @@ def test_riffraff_reports_the_most_pieces_on_board_at_once() -> None:
     assert hook is not None
     totals: dict[str, int | float | list[int | float]] = {}
     for peak in (12, 20, 18, 25):
-        game = {"placements": [1, 1], "fallen": [0, 0], "caught": [0, 0], "early_end": 0}
-        histogram = [int(count == peak) for count in range(33)]
+        game: dict[str, int | float | list[int | float]] = {
+            "placements": [1, 1],
+            "fallen": [0, 0],
+            "caught": [0, 0],
+            "early_end": 0,
+        }
+        histogram: list[int | float] = [int(count == peak) for count in range(33)]
         add_totals(totals, {**game, "peak_on_board": peak, "peak_on_board_games": histogram})
     stats = hook.summarize(totals, 4)
     assert stats["peak_on_board_median"] == 19

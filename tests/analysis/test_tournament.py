@@ -97,6 +97,7 @@ def test_elo_fit_orders_bots_and_averages_1500() -> None:
     assert 150 < elo[0] - elo[1] < 200  # 75% expected score is about 191 points
 
 
+@pytest.mark.slow
 def test_ratings_are_reproducible_with_intervals_around_them(tmp_path: Path) -> None:
     results = run_tournament(CONFIG, tmp_path / "t.games.jsonl")
     first = rate(results, CONFIG.bots, seed=1)
@@ -106,6 +107,7 @@ def test_ratings_are_reproducible_with_intervals_around_them(tmp_path: Path) -> 
     assert first.elo[2] < first.elo[1]  # random is the weakest
 
 
+@pytest.mark.slow
 def test_tournament_command_writes_report_and_continues(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 ray = pytest.importorskip("ray")
+pytestmark = pytest.mark.slow  # starts a local Ray cluster (about 10 s)
 
 from spieltisch.analysis.tournament import TournamentConfig, run_tournament  # noqa: E402
 from spieltisch.cli.main import main  # noqa: E402

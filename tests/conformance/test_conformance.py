@@ -69,12 +69,18 @@ def _cases() -> Iterator[Any]:
         for options in _option_sets(name):
             key = json.dumps(options, sort_keys=True)
             label = ",".join(f"{k}={v}" for k, v in sorted(options.items())) or "defaults"
-            yield pytest.param(name, key, id=f"{name}[{label}]")
+            # every Riff Raff placement runs the physics: only its defaults are in the quick subset
+            slow = name == "riffraff" and options != {}
+            marks = [pytest.mark.slow] if slow else []
+            yield pytest.param(name, key, id=f"{name}[{label}]", marks=marks)
 
 
 CASES = list(_cases())
 case = pytest.mark.parametrize(("name", "options"), CASES)
-seeds = pytest.mark.parametrize("seed", SEEDS)
+# the quick subset plays the first seed of each game; the other seeds are for the whole run
+seeds = pytest.mark.parametrize(
+    "seed", [pytest.param(s, marks=[pytest.mark.slow] if s else []) for s in SEEDS]
+)
 
 
 @dataclass(frozen=True)
@@ -95,7 +101,7 @@ def play_random(name: str, options: str, seed: int) -> Playthrough:
     """A game of uniformly random legal choices; chance from the game's own sampler."""
     game = make_game(name, json.loads(options))
     rng = random.Random(seed)
-    states, actions = [game.new_state()], []
+    states, actions = [game.new_state()], list[Any]()
     mover = game.to_move(states[-1])
     while mover is not None:
         assert len(actions) < MAX_ACTIONS, f"no end after {MAX_ACTIONS} actions"
@@ -171,7 +177,7 @@ def test_random_games_end_and_every_action_is_legal(name: str, options: str, see
     game = play.game
     for state, action in zip(play.states[:-1], play.actions, strict=True):
         mover = game.to_move(state)
-        assert mover == CHANCE or 0 <= mover < game.num_players
+        assert mover is not None and (mover == CHANCE or 0 <= mover < game.num_players)
         assert not game.is_over(state)
         legal = game.legal_actions(state)
         assert action in legal or _unlisted_chance(game, state)

@@ -93,7 +93,7 @@ def test_a_person_plays_a_whole_game_at_a_readable_pace(tmp_path: Path) -> None:
     seats = ["you", "greedy", "expert"]
     helper = make_bot(game, "greedy", 1)
     holder: dict[str, PlaySession] = {}
-    typos = []
+    typos: list[str] = []
 
     def answer(prompt: str) -> str:
         table = holder["table"]

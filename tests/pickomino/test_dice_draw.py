@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,9 @@ def test_each_die_is_the_draw_of_randrange() -> None:
 
 
 @pytest.mark.parametrize("options", [{"players": 2}, {"players": 4, "start_seat": "random"}])
-def test_resolve_chance_applies_the_outcomes_that_sample_chance_draws(options: dict) -> None:
+def test_resolve_chance_applies_the_outcomes_that_sample_chance_draws(
+    options: dict[str, Any],
+) -> None:
     game = make_game("pickomino", options)
     moves = random.Random(5)
     for seed in range(20):

@@ -192,7 +192,7 @@ def test_a_stop_takes_the_tile_the_spec_names(position: tuple[Pickomino, Pickomi
         tile = expected_take(state, claim)
         if tile is None:
             continue
-        after = game.apply(state, Stop(claim))  # type: ignore[arg-type]
+        after = game.apply(state, Stop(claim))
         assert after.stacks[state.seat] == (*state.stacks[state.seat], tile)
         assert after.turn == state.turn + 1
         if claim == "steal":

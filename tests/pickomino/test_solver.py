@@ -18,7 +18,7 @@ import pytest
 
 from spieltisch.bots import make_bot
 from spieltisch.core import CHANCE, make_game
-from spieltisch.games.pickomino import Phase, PickominoState
+from spieltisch.games.pickomino import Phase, Pickomino, PickominoState
 from spieltisch.games.pickomino.solver import (
     TurnTable,
     action_odds,
@@ -110,6 +110,7 @@ def test_full_grill_matches_exact_brute_force() -> None:
         assert solution.roll_value[here] == pytest.approx(float(exact(kept, roll=True)), abs=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_random_tables_match_brute_force(seed: int) -> None:
     rng = random.Random(seed)
@@ -174,6 +175,7 @@ def test_optimal_bot_realises_the_solver_value_in_real_turns() -> None:
 
 def test_action_odds_cover_every_legal_action() -> None:
     game = make_game("pickomino", {"players": 3})
+    assert isinstance(game, Pickomino)
     state = PickominoState(
         tuple(range(21, 31)), ((31,), (32,), ()), 0, Phase.CHOOSE, rolled=(1, 0, 2, 0, 3, 2)
     )

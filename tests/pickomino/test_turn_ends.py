@@ -48,6 +48,7 @@ def outcome_positions(outcome: TurnOutcome) -> Ends:
     return positions
 
 
+@pytest.mark.slow
 def test_greedy_turn_ends_match_the_turn_played_through_the_rules() -> None:
     outcome = greedy_outcome(TurnTable.from_state(GAME, START))
     expected = enumerated_ends(make_bot(GAME, "greedy", 0), START, {})

@@ -156,6 +156,7 @@ def test_one_turn_ahead_is_the_expectation_over_the_optimal_reply() -> None:
         assert chance == pytest.approx(0.5 + SLOPE / 4 * (lead - reply), abs=1e-8)
 
 
+@pytest.mark.slow
 def test_two_turns_ahead_add_my_own_next_turn_played_for_the_win() -> None:
     """With the linear model and two players, an end is worth the lead after it, less what
     the opponent's optimal turn wins back, plus what my own best next turn wins."""
@@ -305,6 +306,7 @@ def test_td_sweeps_refit_the_model() -> None:
 
 
 # --- explaining a decision ---------------------------------------------------------------------
+@pytest.mark.slow
 def test_terminal_odds_and_the_web_overlay_show_the_chance_to_win() -> None:
     from spieltisch.cli.present import PickominoPresenter
     from spieltisch.server.odds import odds_for
@@ -315,7 +317,7 @@ def test_terminal_odds_and_the_web_overlay_show_the_chance_to_win() -> None:
     assert all("% to win" in line for line in lines[1:])
     assert sum("best to win" in line for line in lines) >= 1
     odds = odds_for(game, state)
-    assert odds is not None and all(0 < entry["p_win"] < 1 for entry in odds)  # type: ignore[operator]
+    assert odds is not None and all(0 < entry["p_win"] < 1 for entry in odds)
 
 
 def test_without_a_model_for_the_player_count_odds_leave_out_the_chance_to_win() -> None:

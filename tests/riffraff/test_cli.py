@@ -129,6 +129,7 @@ def _offscreen_gl_problem() -> str | None:
     return None if done.returncode == 0 else (done.stderr.strip().splitlines() or ["?"])[-1]
 
 
+@pytest.mark.slow
 def test_play_png_writes_the_ship_after_the_placements(tmp_path: Path) -> None:
     problem = _offscreen_gl_problem()
     if problem is not None:

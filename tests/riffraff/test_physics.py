@@ -11,10 +11,10 @@ from math import radians
 import numpy as np
 
 from spieltisch.games.riffraff.board import REST, Board, Placement
-from spieltisch.games.riffraff.data import piece_index
+from spieltisch.games.riffraff.data import PIECE_NAMES
 from spieltisch.games.riffraff.physics import simulate_placement, swing
 
-BOX = piece_index("box")
+BOX = PIECE_NAMES.index("box")
 assert BOX is not None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -26,10 +27,10 @@ from spieltisch.games.riffraff import (
     Settled,
 )
 from spieltisch.games.riffraff.catching import catch_chance, catch_outcomes
-from spieltisch.games.riffraff.data import piece_index
+from spieltisch.games.riffraff.data import PIECE_NAMES
 
 POSE = (0.0, 0.05, 0.4, 1.0, 0.0, 0.0, 0.0)
-BOX, PLANK = piece_index("box"), piece_index("plank")
+BOX, PLANK = PIECE_NAMES.index("box"), PIECE_NAMES.index("plank")
 assert BOX is not None and PLANK is not None
 
 
@@ -265,12 +266,13 @@ def test_the_game_ends_after_the_last_round_with_shared_wins(players: int, round
 def test_a_record_replays_without_the_physics() -> None:
     g = game(catching="choose")
     state = g.new_state()
-    actions = []
+    actions: list[Any] = []
     for number in (5, 2, 1):
         actions.append(Card(number))
         state = g.apply(state, actions[-1])
     placed = place(g, state)
-    actions += [Place(placed.pending), settled(g, placed, fallen=(3,)), Catch(())]  # type: ignore[arg-type]
+    assert placed.pending is not None
+    actions += [Place(placed.pending), settled(g, placed, fallen=(3,)), Catch(())]
     record = GameRecord.start(g)
     for action in actions:
         record = record.with_action(g, action)

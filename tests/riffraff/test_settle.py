@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 
 from spieltisch.games.riffraff import physics
 from spieltisch.games.riffraff.board import REST, Board, PiecePose, Placement, piece_type
-from spieltisch.games.riffraff.data import TUNING, Tuning, piece_index
+from spieltisch.games.riffraff.data import PIECE_NAMES, TUNING, Tuning
 from spieltisch.games.riffraff.physics import (
     PlacementResult,
     ShipModel,
@@ -34,7 +34,7 @@ from spieltisch.games.riffraff.physics import (
     tilt_degrees,
 )
 
-BOX = piece_index("box")
+BOX = PIECE_NAMES.index("box")
 assert BOX is not None
 
 # (piece type, area, u, yaw) in mirrored pairs, as two careful players would load the ship
@@ -256,7 +256,7 @@ def test_a_sleeping_piece_wakes_when_touched_by_a_moving_piece_or_when_the_ship_
     assert ship.model.geom_contype[ship.cargo_geoms[0]].tolist() == [8]
     above = list(_pose(ship, data, 0))
     above[2] += 0.04  # a second box dropped onto the sleeping one
-    _unpark(ship, data, 1, (above[0], above[1], above[2], *above[3:]))
+    _unpark(ship, data, 1, (above[0], above[1], above[2], above[3], above[4], above[5], above[6]))
     data.qvel[ship.cargo_dof[1] + 2] = -0.5
     for _ in range(20):
         mujoco.mj_step(ship.model, data, TUNING.check_every)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 __all__ = ["badges", "pickomino_choice"]
 
 
-def pickomino_choice(page: Any) -> str:
+def pickomino_choice(page: Page) -> str:
     """The action a simple player takes: steal, take a tile, worms first, the largest face."""
     legal = page.eval_on_selector_all(
         ".board button[data-action]", "nodes => nodes.map(n => n.dataset.action)"
@@ -23,7 +26,7 @@ def pickomino_choice(page: Any) -> str:
     return "roll" if "roll" in legal else str(legal[0])
 
 
-def badges(page: Any) -> dict[str, int]:
+def badges(page: Page) -> dict[str, int]:
     """The +N of each hand card that can be laid now (0 without a badge)."""
     found = page.eval_on_selector_all(
         ".board button[data-action^='lay']",

@@ -13,26 +13,56 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Literal
 
 import httpx
 import pytest
 
 from tests.server.database import db_url, on_sqlite
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, ViewportSize
+
+
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+SIZES: dict[str, ViewportSize] = {"desktop": DESKTOP, "phone": PHONE}
+Motion = Literal["no-preference", "reduce"]
+"""The system's motion setting a page is given (`reduced_motion`)."""
+
 __all__ = [
     "ARTIFACTS",
     "BROWSER_TESTS",
     "CHROMIUM",
+    "DESKTOP",
+    "PHONE",
+    "PLAIN_ARGS",
+    "SIZES",
+    "STEP_TIMEOUT_MS",
     "WEBGL_ARGS",
     "LiveServer",
+    "Motion",
     "chromium",
     "free_port",
     "start_server",
 ]
 
 START_TIMEOUT = 90.0  # a liveness bound: a loaded machine may take long to import
+STEP_TIMEOUT_MS = 30_000
+"""Playwright's wait for each step of a page: liveness only, generous for a busy machine."""
 CHROMIUM = Path("/usr/bin/chromium")
+PLAIN_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-extensions",
+    "--disable-sync",
+    "--no-first-run",
+    "--mute-audio",
+]
+"""Chromium's switches for pages without WebGL."""
 WEBGL_ARGS = [
     "--headless=new",
     "--no-sandbox",
@@ -51,13 +81,14 @@ BROWSER_TESTS = [
         not CHROMIUM.exists(), reason="Debian's chromium is not installed (./test installs it)"
     ),
 ]
-"""The marks of a module of browser tests (`pytestmark = BROWSER_TESTS`)."""
+"""The marks of a module of browser tests (`pytestmark = BROWSER_TESTS`); they count as slow
+(tests/conftest.py)."""
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
 """Where browser tests keep their screenshots."""
 
 
 @contextlib.contextmanager
-def chromium(args: Sequence[str]) -> Iterator[Any]:
+def chromium(args: Sequence[str]) -> Iterator[Browser]:
     """Debian's chromium, headless, driven by Playwright (which never downloads a browser)."""
     from playwright.sync_api import sync_playwright
 

@@ -8,17 +8,18 @@ tools/fetch_web_deps.py beside three.js.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
 
 from spieltisch.server.app import WEB_DIR
-from tests.server.live import CHROMIUM, WEBGL_ARGS, LiveServer, chromium, start_server
+from tests.server.live import CHROMIUM, SIZES, LiveServer
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 AXE = WEB_DIR / "vendor" / "axe-core" / "axe.min.js"
-SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 SEVERE = ("serious", "critical")
 FINISH_TIMEOUT = 300  # liveness only: two greedy bots need well under a second
 VIOLATIONS = """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
@@ -27,6 +28,8 @@ VIOLATIONS = """async () => (await axe.run(document, {resultTypes: ['violations'
 pytest.importorskip("playwright.sync_api")
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.webgl,
+    pytest.mark.live_server(bot_delay=0.0),
     pytest.mark.skipif(
         not CHROMIUM.exists() or not AXE.exists(),
         reason="Debian's chromium or axe-core is missing (./test installs both)",
@@ -34,19 +37,7 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with start_server(tmp_path_factory.mktemp("axe"), bot_delay=0.0) as live:
-        yield live
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium(WEBGL_ARGS) as found:
-        yield found
-
-
-def severe_violations(browser: Any, url: str, size: str, ready: str) -> list[dict[str, Any]]:
+def severe_violations(browser: Browser, url: str, size: str, ready: str) -> list[dict[str, Any]]:
     page = browser.new_context(viewport=SIZES[size], locale="en-GB").new_page()
     page.set_default_timeout(60_000)
     page.goto(url)
@@ -77,7 +68,7 @@ def finished_table(server: LiveServer) -> str:
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_the_lobby_and_a_dead_end(browser: Any, server: LiveServer, size: str) -> None:
+def test_the_lobby_and_a_dead_end(browser: Browser, server: LiveServer, size: str) -> None:
     assert severe_violations(browser, server.url, size, "#make-table") == []
     dead = server.url + "#/t/nowhere"
     assert severe_violations(browser, dead, size, "#dead-end") == []
@@ -85,20 +76,20 @@ def test_the_lobby_and_a_dead_end(browser: Any, server: LiveServer, size: str) -
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("game", ["pickomino", "karolinchen", "riffraff"])
-def test_each_game_table(browser: Any, server: LiveServer, game: str, size: str) -> None:
+def test_each_game_table(browser: Browser, server: LiveServer, game: str, size: str) -> None:
     url = server.url + f"#/t/{seated_table(server, game)}"
     assert severe_violations(browser, url, size, ".board > *") == []
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_the_replay_viewer(browser: Any, server: LiveServer, size: str) -> None:
+def test_the_replay_viewer(browser: Browser, server: LiveServer, size: str) -> None:
     url = server.url + f"#/r/{finished_table(server)}"
     assert severe_violations(browser, url, size, "#replay-step") == []
 
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("game", ["pickomino", "karolinchen", "riffraff"])
-def test_each_guided_game(browser: Any, server: LiveServer, game: str, size: str) -> None:
+def test_each_guided_game(browser: Browser, server: LiveServer, game: str, size: str) -> None:
     """'Learn to play' with its first explanation open."""
     page = browser.new_context(viewport=SIZES[size], locale="en-GB").new_page()
     page.set_default_timeout(60_000)

@@ -41,7 +41,8 @@ def seats_client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def leave(client: TestClient, table_id: str, token: str) -> httpx.Response:
-    return client.post(f"/api/tables/{table_id}/leave", json={"token": token})
+    response: httpx.Response = client.post(f"/api/tables/{table_id}/leave", json={"token": token})
+    return response
 
 
 def test_a_seat_that_changed_hands_too_often_cannot_be_joined(seats_client: TestClient) -> None:

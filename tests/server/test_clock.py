@@ -6,8 +6,6 @@ machine is."""
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 from spieltisch.server.clock import ManualClock
@@ -16,6 +14,7 @@ from spieltisch.server.store import Store
 from spieltisch.server.table import LiveTable
 from tests.server.database import db_url
 from tests.server.helpers import threads
+from tests.support.waits import until
 
 CLOCK = 30.0
 
@@ -24,14 +23,6 @@ async def settle() -> None:
     """Let every task that can run, run."""
     for _ in range(50):
         await asyncio.sleep(0)
-
-
-async def until(check: Callable[[], bool]) -> None:
-    """Wait for the bots' work beside the loop (a liveness limit only, never a timing)."""
-    end = time.monotonic() + 60
-    while not check():
-        assert time.monotonic() < end, "the table never got there"
-        await asyncio.sleep(0.01)
 
 
 def timeouts(table: LiveTable) -> int:

@@ -9,6 +9,7 @@ import contextlib
 import json
 import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,10 +19,11 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from websockets.sync.client import ClientConnection, connect
 
-from spieltisch.core.record import GameRecord, replay_states
+from spieltisch.core.record import GameRecord, record_game, replay
 from tests.server.database import db_url, on_sqlite
 from tests.server.live import LiveServer, free_port, launch
 from tests.server.proxy import CuttableProxy
+from tests.support import waits
 
 pytestmark = pytest.mark.skipif(
     on_sqlite(), reason="cuts a PostgreSQL connection: run with SPIELTISCH_TEST_DB (./test does)"
@@ -29,6 +31,7 @@ pytestmark = pytest.mark.skipif(
 
 BOT_TABLES = 6
 LIVENESS = 120.0  # seconds: only a stuck table takes this long
+wait_for = partial(waits.wait_for, liveness=LIVENESS, pause=0.1)
 
 
 def through(proxy: CuttableProxy, url: str) -> str:
@@ -42,13 +45,6 @@ def server_on(data_dir: Path, url: str) -> Iterator[LiveServer]:
         yield live
     finally:
         live.kill()
-
-
-def wait_for(check: Any, what: str) -> None:
-    end = time.monotonic() + LIVENESS
-    while not check():
-        assert time.monotonic() < end, what
-        time.sleep(0.1)
 
 
 def state_of(ws: ClientConnection) -> dict[str, Any]:
@@ -109,14 +105,18 @@ def test_cutting_the_database_leaves_no_hole_and_every_game_finishes(tmp_path: P
             time.sleep(2)  # bot moves fail meanwhile
             proxy.restore()
             assert refused > 0 or during.status_code == 503
-        finished = lambda: {t["id"] for t in httpx.get(f"{live.url}api/tables/finished").json()}  # noqa: E731
+
+        def finished() -> set[str]:
+            return {t["id"] for t in httpx.get(f"{live.url}api/tables/finished").json()}
+
         wait_for(lambda: set(ids) <= finished(), "the bot games did not finish")
         with connect(address, open_timeout=30) as ws:
             while person not in finished():
                 play_some(ws, 20)
-        records = [httpx.get(f"{live.url}api/tables/{t}/record").json() for t in [*ids, person]]
-    for record in records:  # every record replays to its end
-        assert replay_states(GameRecord.from_json(record))
+        records = {t: httpx.get(f"{live.url}api/tables/{t}/record").json() for t in [*ids, person]}
+    for table_id, data in records.items():  # every record replays, move by move, to its end
+        record = GameRecord.from_json(data)
+        assert record_game(record).is_over(replay(record)), f"{table_id} replays unfinished"
     for table_id, seqs in stored_sequences(url).items():
         assert seqs == list(range(len(seqs))), f"table {table_id} has a hole: {seqs}"
     with server_on(tmp_path, url) as again:  # and the server starts on what was stored

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -24,15 +23,9 @@ from spieltisch.server.store import SeatRow, Store, TableRow
 from spieltisch.server.table import LiveTable, bot_decision
 from tests.server.database import db_url
 from tests.server.helpers import TestClient, client_for, threads
+from tests.support.waits import until
 
 LIVENESS = 60.0  # seconds: only a hung table takes this long
-
-
-async def until(check: Callable[[], bool]) -> None:
-    end = time.monotonic() + LIVENESS
-    while not check():
-        assert time.monotonic() < end, "the table never got there"
-        await asyncio.sleep(0.01)
 
 
 def run_lobby(path: Path, play: Callable[[Lobby, ManualClock], Awaitable[None]]) -> Lobby:

@@ -9,7 +9,7 @@ in values and in keys."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -93,7 +93,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 def rest_routes(client: TestClient) -> list[tuple[str, APIRoute]]:
     routes = [r for r in client.app.routes if isinstance(r, APIRoute)]  # type: ignore[attr-defined]
-    found = [(method, route) for route in routes for method in sorted(route.methods)]
+    found = [(method, route) for route in routes for method in sorted(route.methods or ())]
     assert len(found) >= 12, "the app's REST routes are all found"
     return found
 
@@ -112,7 +112,7 @@ def path_values(table_id: str) -> st.SearchStrategy[str]:
     return st.sampled_from([table_id, "\ud800", "..%2f", "x" * 300]) | texts
 
 
-def fill(path: str, draw: st.DrawFn, table_id: str) -> str:
+def fill(path: str, draw: Callable[[st.SearchStrategy[str]], str], table_id: str) -> str:
     while "{" in path:
         head, rest = path.split("{", 1)
         name, tail = rest.split("}", 1)

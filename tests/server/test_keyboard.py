@@ -7,21 +7,28 @@ up input. The bots play at the instant pace, chosen in the lobby's form by keybo
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
 
 from tests.server.browsing import pickomino_choice
-from tests.server.live import ARTIFACTS, BROWSER_TESTS, LiveServer, chromium, start_server
-from tests.server.test_browser import LAUNCH_ARGS, STEP_TIMEOUT_MS
+from tests.server.live import (
+    ARTIFACTS,
+    BROWSER_TESTS,
+    DESKTOP,
+    STEP_TIMEOUT_MS,
+    LiveServer,
+)
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 MAX_MOVES = 1500
 MAX_TABS = 80
 
 pytest.importorskip("playwright.sync_api")
-pytestmark = BROWSER_TESTS
+pytestmark = [*BROWSER_TESTS, pytest.mark.live_server(bot_delay=0.02)]
 
 FOCUSED_ACTION = """(() => {
   const focused = document.activeElement;
@@ -31,21 +38,18 @@ GAMES_TO_GET_A_MOVE = 3
 """The dice are the server's secret: about one two-player Karolinchen game in 400 ends before
 a given seat has had a card to choose; the test then plays another game."""
 MY_MOVE_OR_END = "!!document.querySelector('#result, .board button[data-action]')"
+FOCUS_AFTER_REDRAW = """pressed => {
+  const focused = document.activeElement;
+  const actions = [...document.querySelectorAll('.board button[data-action]:not([disabled])')];
+  const still = actions.some(b => b.dataset.action === pressed);
+  return { on: focused.dataset.action || focused.id || focused.tagName,
+           ok: actions.includes(focused) && (still || focused === actions[0]) };
+}"""
+"""Where the focus is after the table is drawn anew, and whether that is right: on an action
+of the board, the pressed one if it is still there, else the first."""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with start_server(tmp_path_factory.mktemp("keyboard"), bot_delay=0.02) as live:
-        yield live
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium(LAUNCH_ARGS) as found:
-        yield found
-
-
-def tab_to(page: Any, selector: str) -> None:
+def tab_to(page: Page, selector: str) -> None:
     """Press Tab until `selector` has the focus."""
     for _ in range(MAX_TABS):
         if page.evaluate("s => document.activeElement.matches(s)", selector):
@@ -54,7 +58,7 @@ def tab_to(page: Any, selector: str) -> None:
     raise AssertionError(f"Tab never reached {selector}")
 
 
-def make_table_by_keyboard(page: Any, game: str, name: str) -> None:
+def make_table_by_keyboard(page: Page, game: str, name: str) -> None:
     page.wait_for_selector("#make-table")
     if game != "pickomino":
         tab_to(page, f"[data-game='{game}'] button")
@@ -70,7 +74,7 @@ def make_table_by_keyboard(page: Any, game: str, name: str) -> None:
     page.wait_for_selector(".board > *")
 
 
-def focus_action(page: Any, action: str) -> None:
+def focus_action(page: Page, action: str) -> None:
     """Tab into the board's actions, then arrow keys to the wanted one."""
     for _ in range(MAX_TABS):
         if page.evaluate(FOCUSED_ACTION):
@@ -83,15 +87,18 @@ def focus_action(page: Any, action: str) -> None:
     raise AssertionError(f"the arrow keys never reached {action}")
 
 
-def play_by_keyboard(page: Any, choose: Any, game: str) -> int:
+def play_by_keyboard(page: Page, choose: Any, game: str) -> int:
     """Play until the result shows; returns the number of own moves."""
-    moves = 0
+    moves, pressed = 0, ""
     while True:
         page.wait_for_function(MY_MOVE_OR_END)
         if page.query_selector("#result"):
             return moves
-        action = choose(page)
-        focus_action(page, action)
+        if moves:  # no Tab needed: the redraw put the focus on the board's next action
+            focus = page.evaluate(FOCUS_AFTER_REDRAW, pressed)
+            assert focus["ok"], f"after {pressed} the focus is on {focus['on']}"
+        pressed = choose(page)
+        focus_action(page, pressed)
         before = page.evaluate("document.body.dataset.version")
         page.keyboard.press("Enter" if moves % 2 else " ")  # both keys press a button
         page.wait_for_function("v => document.body.dataset.version !== v", arg=before)
@@ -102,9 +109,11 @@ def play_by_keyboard(page: Any, choose: Any, game: str) -> int:
 
 
 @pytest.mark.parametrize("game", ["pickomino", "karolinchen"])
-def test_a_whole_game_with_the_keyboard_alone(browser: Any, server: LiveServer, game: str) -> None:
+def test_a_whole_game_with_the_keyboard_alone(
+    browser: Browser, server: LiveServer, game: str
+) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    context = browser.new_context(locale="en-GB", viewport={"width": 1280, "height": 900})
+    context = browser.new_context(locale="en-GB", viewport=DESKTOP)
     page = context.new_page()
     page.set_default_timeout(STEP_TIMEOUT_MS)
     choose = pickomino_choice if game == "pickomino" else first_action
@@ -123,12 +132,12 @@ def test_a_whole_game_with_the_keyboard_alone(browser: Any, server: LiveServer, 
     context.close()
 
 
-def first_action(page: Any) -> str:
+def first_action(page: Page) -> str:
     return str(page.get_attribute(".board button[data-action]", "data-action"))
 
 
-def test_the_focus_ring_is_plain_to_see(browser: Any, server: LiveServer) -> None:
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+def test_the_focus_ring_is_plain_to_see(browser: Browser, server: LiveServer) -> None:
+    page = browser.new_page(viewport=DESKTOP)
     page.goto(server.url)
     make_table_by_keyboard(page, "pickomino", "Ole")
     page.wait_for_selector(".board button[data-action]")

@@ -10,11 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from tests.server.live import LiveServer, free_port, launch
 
 TIMEOUT = 30.0  # liveness only: a busy machine may be slow, never this slow
+pytestmark = pytest.mark.slow  # real servers killed and started again
 
 
 def socket(server: LiveServer, table_id: str, token: str) -> ClientConnection:

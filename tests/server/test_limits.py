@@ -99,6 +99,7 @@ def test_a_nul_byte_in_a_vendor_path_is_a_404(client: TestClient) -> None:
     assert client.get("/vendor/%00").status_code == 404
 
 
+@pytest.mark.slow
 def test_the_banner_names_the_address_bound_and_limits_are_settings(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "spieltisch", "serve", "--host", "127.0.0.1", "--port", "0"]
     command += ["--data-dir", str(tmp_path), "--max-body", "1024"]
@@ -116,6 +117,7 @@ def test_the_banner_names_the_address_bound_and_limits_are_settings(tmp_path: Pa
         server.wait(timeout=30)
 
 
+@pytest.mark.slow
 def test_a_limit_out_of_range_is_refused_at_start(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "spieltisch", "serve", "--data-dir", str(tmp_path)]
     done = subprocess.run(

@@ -202,6 +202,7 @@ def test_opening_an_upgraded_database_again_changes_nothing(tmp_path: Path) -> N
     assert schema_of(url) == before
 
 
+@pytest.mark.slow
 def test_opening_prints_and_logs_nothing(tmp_path: Path) -> None:
     """Checked in a fresh interpreter, where nothing but spieltisch sets up logging."""
     url = open_copy(SCHEMA_1, tmp_path)
@@ -301,7 +302,7 @@ def test_servers_starting_together_upgrade_the_database_once(tmp_path: Path) -> 
         thread.join(timeout=60)
     assert not any(thread.is_alive() for thread in starts)
     assert failed == []
-    assert sorted(found) == ["0001", HEAD, HEAD, HEAD]
+    assert sorted(str(revision) for revision in found) == ["0001", HEAD, HEAD, HEAD]
     assert schema_of(url)["stamped"] == (HEAD,)
 
 

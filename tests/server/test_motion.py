@@ -8,19 +8,27 @@ card takes when it is laid."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
 
 from tests.server.browsing import badges, pickomino_choice
-from tests.server.live import ARTIFACTS, BROWSER_TESTS, LiveServer, chromium, start_server
-from tests.server.test_browser import LAUNCH_ARGS, STEP_TIMEOUT_MS
+from tests.server.live import (
+    ARTIFACTS,
+    BROWSER_TESTS,
+    DESKTOP,
+    STEP_TIMEOUT_MS,
+    LiveServer,
+    Motion,
+)
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 MAX_MOVES = 300
 FRUIT_SIZES = {"r": 6, "g": 5, "y": 4, "p": 3, "o": 2, "b": 1}
-MOTIONS = {"motion": "no-preference", "reduced": "reduce"}
+MOTIONS: dict[str, Motion] = {"motion": "no-preference", "reduced": "reduce"}
 # What moved, recorded as it happens (so no check depends on catching a motion in time):
 # the CSS animation of each newly rolled die, and each element animated by script with the
 # table version it was drawn for.
@@ -45,28 +53,14 @@ Element.prototype.animate = function (...args) {
 """
 
 pytest.importorskip("playwright.sync_api")
-pytestmark = BROWSER_TESTS
+pytestmark = [*BROWSER_TESTS, pytest.mark.live_server(bot_delay=0.3)]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with start_server(tmp_path_factory.mktemp("motion"), bot_delay=0.3) as live:
-        yield live
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium(LAUNCH_ARGS) as found:
-        yield found
-
-
-def seated_page(browser: Any, server: LiveServer, game: str, motion: str, bot: str) -> Any:
+def seated_page(browser: Browser, server: LiveServer, game: str, motion: str, bot: str) -> Any:
     """A page seated at a new table (seat 1) against `bot`, with the system's motion setting."""
     body = {"game": game, "seats": [{}, {"bot": bot}], "seed": 11}
     table = httpx.post(server.url + "api/tables", json=body).json()["id"]
-    context = browser.new_context(
-        locale="en-GB", viewport={"width": 1280, "height": 900}, reduced_motion=MOTIONS[motion]
-    )
+    context = browser.new_context(locale="en-GB", viewport=DESKTOP, reduced_motion=MOTIONS[motion])
     context.add_init_script(WATCH)
     page = context.new_page()
     page.set_default_timeout(STEP_TIMEOUT_MS)
@@ -77,7 +71,7 @@ def seated_page(browser: Any, server: LiveServer, game: str, motion: str, bot: s
     return page
 
 
-def act(page: Any, action: str) -> int:
+def act(page: Page, action: str) -> int:
     """Click `action`; returns the table version it was played at."""
     before = page.evaluate("document.body.dataset.version")
     page.click(f".board button[data-action='{action}']")
@@ -85,7 +79,7 @@ def act(page: Any, action: str) -> int:
     return int(before)
 
 
-def my_move(page: Any) -> bool:
+def my_move(page: Page) -> bool:
     """Wait for the own move; False once the game is over."""
     page.wait_for_selector("#result, .board button[data-action]")
     return page.query_selector("#result") is None
@@ -93,7 +87,7 @@ def my_move(page: Any) -> bool:
 
 @pytest.mark.parametrize("motion", list(MOTIONS))
 def test_pickomino_dice_tumble_and_a_taken_tile_slides(
-    browser: Any, server: LiveServer, motion: str
+    browser: Browser, server: LiveServer, motion: str
 ) -> None:
     page = seated_page(browser, server, "pickomino", motion, "greedy")
     page.wait_for_function("window.tumbles.length > 0")
@@ -113,13 +107,13 @@ def test_pickomino_dice_tumble_and_a_taken_tile_slides(
     page.context.close()
 
 
-def middle(page: Any) -> list[str]:
+def middle(page: Page) -> list[str]:
     return list(page.eval_on_selector_all(".kc-dice .cdie", "ns => ns.map(n => n.dataset.colour)"))
 
 
 @pytest.mark.parametrize("motion", list(MOTIONS))
 def test_karolinchen_hint_and_dice_flying_onto_the_worm(
-    browser: Any, server: LiveServer, motion: str
+    browser: Browser, server: LiveServer, motion: str
 ) -> None:
     page = seated_page(browser, server, "karolinchen", motion, "random")
     for _ in range(MAX_MOVES):
@@ -146,7 +140,7 @@ def test_karolinchen_hint_and_dice_flying_onto_the_worm(
     page.context.close()
 
 
-def test_the_reduce_motion_switch_is_kept(browser: Any, server: LiveServer) -> None:
+def test_the_reduce_motion_switch_is_kept(browser: Browser, server: LiveServer) -> None:
     page = seated_page(browser, server, "pickomino", "motion", "greedy")
     page.wait_for_selector(".dice-row .die")
     page.check("#reduce-motion")

@@ -38,6 +38,7 @@ NGINX = Path("/usr/sbin/nginx")
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "hosting" / "nginx.conf"
 TIMEOUT = 30.0  # liveness only: a busy machine may be slow, never this slow
 ACCESS_LOG = "spieltisch.access.log"  # in the folder of `nginx`
+pytestmark = pytest.mark.slow  # nginx and a real server as their own processes
 
 
 def need_nginx() -> None:

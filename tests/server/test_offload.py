@@ -25,6 +25,7 @@ from spieltisch.server.table import bot_decision
 from spieltisch.server.work import TooSlow, Work, process_pool
 from tests.server.database import db_url
 from tests.server.helpers import TestClient, client_for, join, make_table
+from tests.support.waits import wait_for
 
 LIVENESS = 60.0  # seconds: only a hung server takes this long
 
@@ -48,13 +49,6 @@ class Gate:
 
     def wait_entered(self) -> None:
         assert self.entered.wait(LIVENESS), "the slow job never started"
-
-
-def wait_for(check: Callable[[], bool]) -> None:
-    end = time.monotonic() + LIVENESS
-    while not check():
-        assert time.monotonic() < end, "the table never got there"
-        time.sleep(0.01)
 
 
 @pytest.fixture
@@ -100,7 +94,7 @@ def test_a_decision_for_a_changed_table_is_thrown_away(client: TestClient, slow_
 
 
 def test_physics_runs_beside_the_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    gate = Gate(lobby_module.settle_with_motion)
+    gate = Gate(lobby_module.settle_with_motion)  # type: ignore[attr-defined]  # patched where used
     monkeypatch.setattr(lobby_module, "settle_with_motion", gate)
     with client_for(tmp_path) as client:
         body = {"game": "riffraff", "seats": [{"bot": "random"}] * 2, "seed": 3}
@@ -114,6 +108,7 @@ def test_physics_runs_beside_the_loop(tmp_path: Path, monkeypatch: pytest.Monkey
         assert not gate.waited_out
 
 
+@pytest.mark.slow
 def test_worker_processes_play_a_whole_bot_game(tmp_path: Path) -> None:
     async def play() -> bool:
         store = Store(db_url(tmp_path, "pool"))
@@ -138,16 +133,22 @@ def kills_its_worker() -> None:
     os._exit(1)
 
 
+@pytest.mark.slow
 def test_a_worker_stops_a_runaway_job_and_a_dead_worker_is_replaced() -> None:
     """In worker processes a job's own alarm stops it (the lobby's clock stands still), the
     worker is free again, and after a worker dies the next job gets a new pool."""
 
     async def jobs() -> list[str]:
         work = Work(None, ManualClock(), limit=0.5)
-        outcomes = []
-        for job, args in [(sleeps_for_an_hour, ()), (kills_its_worker, ()), (str, (7,))]:
+        outcomes: list[str] = []
+        calls: list[tuple[Callable[..., object], tuple[object, ...]]] = [
+            (sleeps_for_an_hour, ()),
+            (kills_its_worker, ()),
+            (str, (7,)),
+        ]
+        for job, args in calls:
             try:
-                outcomes.append(await asyncio.wait_for(work.run(job, *args), LIVENESS))
+                outcomes.append(str(await asyncio.wait_for(work.run(job, *args), LIVENESS)))
             except (TooSlow, BrokenExecutor) as error:
                 outcomes.append(type(error).__name__)
         await work.close()

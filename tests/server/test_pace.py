@@ -15,7 +15,8 @@ from spieltisch.server.lobby import BOT_PACES, Lobby, SeatSpec
 from spieltisch.server.store import Store
 from spieltisch.server.table import TableError
 from tests.server.helpers import client_for, make_table, threads
-from tests.server.test_clock import settle, until
+from tests.server.test_clock import settle
+from tests.support.waits import until
 
 DELAY = 2.0  # the lobby's normal pause, in seconds
 BOTS = [SeatSpec("greedy"), SeatSpec("greedy")]

@@ -140,6 +140,7 @@ def read_until_closed(sock: socket.socket, within: float) -> bytes:
     return got
 
 
+@pytest.mark.slow
 def test_a_request_that_never_finishes_is_cut_off_and_others_are_served(tmp_path: Path) -> None:
     with start_server(tmp_path, extra=["--request-timeout", "1"]) as live:
         port = int(live.url.rsplit(":", 1)[1].strip("/"))
@@ -155,6 +156,7 @@ def test_a_request_that_never_finishes_is_cut_off_and_others_are_served(tmp_path
         assert time.monotonic() - started < 30
 
 
+@pytest.mark.slow
 def test_a_body_that_trickles_in_is_cut_off(tmp_path: Path) -> None:
     with start_server(tmp_path, extra=["--request-timeout", "1"]) as live:
         port = int(live.url.rsplit(":", 1)[1].strip("/"))
@@ -167,6 +169,7 @@ def test_a_body_that_trickles_in_is_cut_off(tmp_path: Path) -> None:
         assert httpx.get(f"{live.url}api/tables", timeout=30).json() == []
 
 
+@pytest.mark.slow
 def test_a_websocket_outlives_the_request_timeout(tmp_path: Path) -> None:
     with start_server(tmp_path, extra=["--request-timeout", "0.5"]) as live:
         table = httpx.post(f"{live.url}api/tables", json=TWO_PEOPLE, timeout=30).json()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
@@ -20,16 +20,19 @@ import pytest
 from tests.server.live import (
     ARTIFACTS,
     BROWSER_TESTS,
-    WEBGL_ARGS,
+    DESKTOP,
+    PHONE,
+    STEP_TIMEOUT_MS,
     LiveServer,
-    chromium,
     start_server,
 )
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 QUICK = ["--playback-speed", "8", "--catch-margin", "0.2"]
 GENEROUS = ["--playback-speed", "1", "--slow-motion", "20", "--catch-margin", "10"]
 REAL = ["--playback-speed", "1", "--slow-motion", "4", "--catch-margin", "0.3"]
-STEP_TIMEOUT_MS = 30_000
 MAX_STEPS = 400
 CARELESS_CAREFUL = (
     "careful:samples=1:candidates=2:wider=0"  # the careful bot, thinking less (speed)
@@ -37,7 +40,7 @@ CARELESS_CAREFUL = (
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 sync_client = pytest.importorskip("websockets.sync.client")
-pytestmark = BROWSER_TESTS
+pytestmark = [*BROWSER_TESTS, pytest.mark.webgl]
 
 # A falling piece once it is inside the picture (from the tip of a yard it falls into view).
 FALLING_IN_SIGHT = """() => {
@@ -89,21 +92,15 @@ def real(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         yield live
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium(WEBGL_ARGS) as found:
-        yield found
-
-
-def open_page(browser: Any, url: str, phone: bool = False) -> Any:
-    size = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 900}
+def open_page(browser: Browser, url: str, phone: bool = False) -> Any:
+    size = PHONE if phone else DESKTOP
     page = browser.new_context(locale="en-GB", viewport=size, has_touch=phone).new_page()
     page.set_default_timeout(STEP_TIMEOUT_MS)
     page.goto(url)
     return page
 
 
-def shot_of_the_ship(page: Any, name: str, whole: bool = True) -> dict[str, float]:
+def shot_of_the_ship(page: Page, name: str, whole: bool = True) -> dict[str, float]:
     """Save a screenshot and check that the canvas shows the ship (`whole`: on its waves;
     else a close look at the area being loaded)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -114,16 +111,16 @@ def shot_of_the_ship(page: Any, name: str, whole: bool = True) -> dict[str, floa
     return stats
 
 
-def version(page: Any) -> str:
+def version(page: Page) -> str:
     return str(page.evaluate("document.body.dataset.version || ''"))
 
 
-def wait_ready(page: Any) -> None:
+def wait_ready(page: Page) -> None:
     page.wait_for_function("window.riffraffTable && window.riffraffTable.ready()")
 
 
 # --- a table with two seats: the page plays seat 0, a scripted client seat 1 -------------------
-def seated_table(server: LiveServer, page: Any) -> dict[str, str]:
+def seated_table(server: LiveServer, page: Page) -> dict[str, str]:
     """A two-person table (seat 0 in the page) where seat 0 is captain and loads area 9."""
     body = {
         "game": "riffraff",
@@ -173,14 +170,14 @@ def send_raw(server: LiveServer, table: str, token: str, action: str, at: int) -
                 return message
 
 
-def point_and_click(page: Any, area: int, u: float, v: float) -> None:
+def point_and_click(page: Page, area: int, u: float, v: float) -> None:
     page.wait_for_function("!riffraffTable.cameraMoving()")
     at = page.evaluate(f"riffraffTable.screenOf({area}, {u}, {v})")
     page.mouse.move(at["x"], at["y"])
     page.mouse.click(at["x"], at["y"])
 
 
-def drop_a_barrel(page: Any) -> int:
+def drop_a_barrel(page: Page) -> int:
     """Place a barrel on the very tip of yard 9 (it rolls off); the version it fell at."""
     page.click("[data-piece='barrel']")
     before = version(page)
@@ -191,7 +188,7 @@ def drop_a_barrel(page: Any) -> int:
 
 
 # --- the tests -------------------------------------------------------------------------------
-def test_catching_a_falling_piece_in_slow_motion(browser: Any, generous: LiveServer) -> None:
+def test_catching_a_falling_piece_in_slow_motion(browser: Browser, generous: LiveServer) -> None:
     page = open_page(browser, generous.url)
     seated_table(generous, page)
     drop_a_barrel(page)
@@ -202,7 +199,7 @@ def test_catching_a_falling_piece_in_slow_motion(browser: Any, generous: LiveSer
     assert "Ada catches only their own barrel" in page.inner_text(".log")  # the one placed
 
 
-def test_a_catch_after_the_window_is_refused(browser: Any, real: LiveServer) -> None:
+def test_a_catch_after_the_window_is_refused(browser: Browser, real: LiveServer) -> None:
     page = open_page(browser, real.url)
     seat = seated_table(real, page)
     caught_at = drop_a_barrel(page)
@@ -218,7 +215,7 @@ def test_a_catch_after_the_window_is_refused(browser: Any, real: LiveServer) -> 
     assert answer["version"] == int(after) and version(page) == after
 
 
-def test_an_intruding_placement_is_refused(browser: Any, real: LiveServer) -> None:
+def test_an_intruding_placement_is_refused(browser: Browser, real: LiveServer) -> None:
     page = open_page(browser, real.url)
     seat = seated_table(real, page)
     page.click("[data-piece='plank']")
@@ -244,7 +241,7 @@ def test_an_intruding_placement_is_refused(browser: Any, real: LiveServer) -> No
     assert answer["code"] == "illegal_action"
 
 
-def take_a_turn(page: Any) -> bool:
+def take_a_turn(page: Page) -> bool:
     """One step of the person by clicking; False once the result is shown."""
     page.wait_for_function(
         "document.querySelector('#result') || (riffraffTable.ready() && !riffraffTable.playing()"
@@ -268,7 +265,7 @@ def take_a_turn(page: Any) -> bool:
     return True
 
 
-def test_a_whole_game_against_the_careful_bot(browser: Any, quick: LiveServer) -> None:
+def test_a_whole_game_against_the_careful_bot(browser: Browser, quick: LiveServer) -> None:
     page = open_page(browser, quick.url)
     body = {"game": "riffraff", "seats": [{"bot": None}, {"bot": CARELESS_CAREFUL}], "seed": 3}
     table = httpx.post(quick.url + "api/tables", json=body).json()
@@ -294,7 +291,7 @@ def test_a_whole_game_against_the_careful_bot(browser: Any, quick: LiveServer) -
     assert page.get_attribute("#rr-heel", "data-roll") is not None
 
 
-def test_the_ship_on_a_phone(browser: Any, quick: LiveServer) -> None:
+def test_the_ship_on_a_phone(browser: Browser, quick: LiveServer) -> None:
     page = open_page(browser, quick.url, phone=True)
     body = {"game": "riffraff", "seats": [{"bot": None}, {"bot": CARELESS_CAREFUL}], "seed": 4}
     table = httpx.post(quick.url + "api/tables", json=body).json()
@@ -306,7 +303,7 @@ def test_the_ship_on_a_phone(browser: Any, quick: LiveServer) -> None:
     assert width <= 390 and stats["colours"] > 100
 
 
-def test_placing_and_catching_by_keyboard(browser: Any, generous: LiveServer) -> None:
+def test_placing_and_catching_by_keyboard(browser: Browser, generous: LiveServer) -> None:
     page = open_page(browser, generous.url)
     seated_table(generous, page)
     page.click("[data-piece='barrel']")

@@ -6,8 +6,7 @@ the heel meter lies outside the picture, and the picture is antialiased with sof
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
@@ -15,16 +14,17 @@ import pytest
 from tests.server.live import (
     ARTIFACTS,
     BROWSER_TESTS,
-    WEBGL_ARGS,
+    SIZES,
     LiveServer,
-    chromium,
-    start_server,
+    Motion,
 )
 
-SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-pytestmark = BROWSER_TESTS
+pytestmark = [*BROWSER_TESTS, pytest.mark.webgl, pytest.mark.live_server(bot_delay=0.5)]
 
 # Each cargo type's drawn size and centre against its physics box, and what tells it apart.
 LOOKS = """async () => {
@@ -77,19 +77,9 @@ PICTURE = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with start_server(tmp_path_factory.mktemp("rr-ship"), 0.5) as live:
-        yield live
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium(WEBGL_ARGS) as found:
-        yield found
-
-
-def ship_page(browser: Any, server: LiveServer, size: str, motion: str = "no-preference") -> Any:
+def ship_page(
+    browser: Browser, server: LiveServer, size: str, motion: Motion = "no-preference"
+) -> Any:
     """A table of a person's empty seat and a bot, watched (nobody moves: the ship rests), with
     the system's motion setting `motion` ("no-preference" or "reduce")."""
     body = {"game": "riffraff", "seats": [{"bot": None}, {"bot": None}], "seed": 2}
@@ -103,7 +93,7 @@ def ship_page(browser: Any, server: LiveServer, size: str, motion: str = "no-pre
     return page
 
 
-def assert_whole_ship_shown(page: Any) -> None:
+def assert_whole_ship_shown(page: Page) -> None:
     seen = page.evaluate(PICTURE)
     canvas, heel, drawn = seen["canvas"], seen["heel"], seen["drawn"]
     assert heel["top"] >= canvas["bottom"] - 0.5, (heel, canvas)  # the meter is under the picture
@@ -111,7 +101,7 @@ def assert_whole_ship_shown(page: Any) -> None:
     assert canvas["top"] <= drawn["top"] and drawn["bottom"] <= canvas["bottom"], seen
 
 
-def test_each_cargo_look_fits_its_physics_box(browser: Any, server: LiveServer) -> None:
+def test_each_cargo_look_fits_its_physics_box(browser: Browser, server: LiveServer) -> None:
     page = ship_page(browser, server, "desktop")
     looks = page.evaluate(LOOKS)
     names = ["boat", "barrel", "flacon", "box", "sailor", "plank", "rat", "chest"]
@@ -127,7 +117,7 @@ def test_each_cargo_look_fits_its_physics_box(browser: Any, server: LiveServer) 
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_the_whole_ship_is_in_the_picture(browser: Any, server: LiveServer, size: str) -> None:
+def test_the_whole_ship_is_in_the_picture(browser: Browser, server: LiveServer, size: str) -> None:
     page = ship_page(browser, server, size)
     assert_whole_ship_shown(page)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -140,7 +130,7 @@ def test_the_whole_ship_is_in_the_picture(browser: Any, server: LiveServer, size
     assert_whole_ship_shown(page)
 
 
-def test_antialiased_with_soft_shadows(browser: Any, server: LiveServer) -> None:
+def test_antialiased_with_soft_shadows(browser: Browser, server: LiveServer) -> None:
     page = ship_page(browser, server, "phone")
     found = page.evaluate(
         """() => {
@@ -173,7 +163,9 @@ TURN_TO_PORT = """async () => {
 
 
 @pytest.mark.parametrize("motion", ["full", "system", "switch"])
-def test_the_camera_cuts_with_reduced_motion(browser: Any, server: LiveServer, motion: str) -> None:
+def test_the_camera_cuts_with_reduced_motion(
+    browser: Browser, server: LiveServer, motion: str
+) -> None:
     """The system's reduced motion, or the page's own switch: the camera cuts to a new view, no
     sweep, and no drifting on after a drag; otherwise it glides there."""
     page = ship_page(

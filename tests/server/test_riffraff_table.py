@@ -21,6 +21,18 @@ from tests.server.helpers import TestClient, join, threads
 TIMING = CatchTiming(slow_motion=2.0, margin=0.3)
 OPTIONS = {"start_seat": 0, "steadiness": "0"}
 FALLING = "place barrel u=1"  # a barrel let go on the tip of the upper yard rolls off
+TWO_FALL = [  # after `to_placing`: the last placement knocks two pieces off, one after the other
+    "place boat 9 u=0.9 v=0 yaw=90 up",
+    "place sailor 1 u=0.9 v=0 yaw=0 up",
+    "card 1",
+    "card 2",
+    "place boat 2 u=0.9 v=0 yaw=0 up",
+    "place chest 1 u=0.3 v=0 yaw=90 up",
+    "card 2",
+    "card 3",
+    "place chest 3 u=0.3 v=0 yaw=90 up",
+    "place flacon 2 u=0.9 v=0 yaw=90 up",
+]
 
 
 def make_client(path: Path) -> TestClient:
@@ -190,6 +202,45 @@ def test_a_late_catch_is_refused_and_changes_nothing(client: TestClient) -> None
         again = receive(first)
     assert refused["code"] == "too_late" and "window closed" in refused["message"]
     assert again["version"] == state["version"] and again["view"]["phase"] == "catch"
+
+
+def play(
+    players: list[Any], watcher: Any, state: dict[str, Any], actions: list[str]
+) -> dict[str, Any]:
+    """Each action in turn by the seat to move, from `state` on; the watcher's state after."""
+    for action in actions:
+        act(players[state["to_move"]], action, state["version"])
+        played = state["version"]
+        while state["version"] <= played or state["to_move"] is None:
+            state = receive(watcher)
+    return state
+
+
+def test_a_piece_that_landed_is_not_caught_while_another_still_falls(
+    client: TestClient,
+) -> None:
+    table, ada, ben = two_people(client)
+    first, second, watcher = sockets(client, table, ada, ben, None)
+    with first, second, watcher:
+        players = [first, second]
+        state = play(players, watcher, to_placing(first, second), TWO_FALL[:-1])
+        act(players[state["to_move"]], TWO_FALL[-1], state["version"])
+        show = receive(watcher, "settle")
+        state = receive(watcher)
+        deadlines = {int(piece): left for piece, left in show["catch"]["deadlines"].items()}
+        landed, falling = sorted(deadlines, key=deadlines.__getitem__)
+        assert deadlines[landed] < deadlines[falling] == show["catch"]["closes_in"]
+        catcher = players[show["catch"]["seat"]]
+        clock_of(client).advance((deadlines[landed] + deadlines[falling]) / 2, wake=False)
+        act(catcher, f"catch {landed}", state["version"])
+        refused = receive(catcher)
+        while refused["type"] == "state" and refused["version"] <= state["version"]:
+            refused = receive(catcher)  # the states it had not read yet
+        act(catcher, f"catch {falling}", state["version"])
+        after = receive(watcher)
+    assert refused["type"] == "error", f"the catch of {landed}, which had landed, counted"
+    assert refused["code"] == "too_late" and f"Piece {landed} had already" in refused["message"]
+    assert after["log"][-1]["args"]["action"] == f"catch {falling}"
 
 
 def test_only_the_active_seat_catches(client: TestClient) -> None:

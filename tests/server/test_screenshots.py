@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
@@ -22,15 +22,15 @@ from tests.server.browsing import badges, pickomino_choice
 from tests.server.live import (
     ARTIFACTS,
     BROWSER_TESTS,
-    WEBGL_ARGS,
+    SIZES,
+    STEP_TIMEOUT_MS,
     LiveServer,
-    chromium,
-    start_server,
 )
-from tests.server.test_browser import STEP_TIMEOUT_MS
 from tests.server.test_riffraff_browser import QUICK, take_a_turn, wait_ready
 
-SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
 ROOT = Path(__file__).resolve().parents[2]
 MAX_MOVES = 400
 COLOURS = 128
@@ -38,7 +38,11 @@ COLOURS = 128
 pytest.importorskip("playwright.sync_api")
 pytest.importorskip("websockets.sync.client")
 image = pytest.importorskip("PIL.Image")
-pytestmark = BROWSER_TESTS
+pytestmark = [
+    *BROWSER_TESTS,
+    pytest.mark.webgl,
+    pytest.mark.live_server(bot_delay=0.02, extra=QUICK),
+]
 
 
 def target() -> Path:
@@ -48,19 +52,7 @@ def target() -> Path:
     return folder
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with start_server(tmp_path_factory.mktemp("shots"), 0.02, extra=QUICK) as live:
-        yield live
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium(WEBGL_ARGS) as found:
-        yield found
-
-
-def open_page(browser: Any, url: str, size: str, storage: dict[str, str] | None = None) -> Any:
+def open_page(browser: Browser, url: str, size: str, storage: dict[str, str] | None = None) -> Any:
     """A page at `size`, without motion (a still picture), with `storage` in localStorage
     (another page's seat tokens and settings)."""
     context = browser.new_context(locale="en-GB", viewport=SIZES[size], reduced_motion="reduce")
@@ -74,7 +66,7 @@ def open_page(browser: Any, url: str, size: str, storage: dict[str, str] | None 
     return page
 
 
-def seated(browser: Any, server: LiveServer, game: str, bot: str, seed: int) -> Any:
+def seated(browser: Browser, server: LiveServer, game: str, bot: str, seed: int) -> Any:
     body = {"game": game, "seats": [{}, {"bot": bot}], "seed": seed, "pace": "instant"}
     table = httpx.post(server.url + "api/tables", json=body).json()["id"]
     page = open_page(browser, server.url + f"#/t/{table}", "desktop")
@@ -84,7 +76,7 @@ def seated(browser: Any, server: LiveServer, game: str, bot: str, seed: int) -> 
     return page
 
 
-def play_until(page: Any, ready: Callable[[Any], bool], move: Callable[[Any], str]) -> None:
+def play_until(page: Page, ready: Callable[[Any], bool], move: Callable[[Any], str]) -> None:
     """Click the policy's moves until `ready(page)` holds at the own move."""
     for _ in range(MAX_MOVES):
         page.wait_for_selector(".board button[data-action]")
@@ -96,7 +88,7 @@ def play_until(page: Any, ready: Callable[[Any], bool], move: Callable[[Any], st
     raise AssertionError("the table never got to a picture worth showing")
 
 
-def save(page: Any, name: str) -> Path:
+def save(page: Page, name: str) -> Path:
     path = target() / f"{name}.png"
     page.mouse.move(0, 0)  # no button under the pointer looks hovered
     page.screenshot(path=str(path))
@@ -106,7 +98,7 @@ def save(page: Any, name: str) -> Path:
     return path
 
 
-def on_phone(browser: Any, desktop: Any, ready: str) -> Any:
+def on_phone(browser: Browser, desktop: Any, ready: str) -> Any:
     """The same seat on a phone, scrolled to the board."""
     phone = open_page(browser, desktop.url, "phone", desktop.evaluate("({...localStorage})"))
     phone.wait_for_selector(ready)
@@ -114,14 +106,14 @@ def on_phone(browser: Any, desktop: Any, ready: str) -> Any:
     return phone
 
 
-def pickomino_ready(page: Any) -> bool:
+def pickomino_ready(page: Page) -> bool:
     """Tiles on both stacks, dice set aside and a roll to choose from."""
     stacks = len(page.query_selector_all(".stack .tile"))
     chosen = page.query_selector(".kept .die") and page.query_selector(".dice-group.choosable")
     return stacks == 2 and bool(chosen)
 
 
-def test_pickomino(browser: Any, server: LiveServer) -> None:
+def test_pickomino(browser: Browser, server: LiveServer) -> None:
     page = seated(browser, server, "pickomino", "greedy", 21)
     play_until(page, pickomino_ready, pickomino_choice)
     page.check("#odds")
@@ -132,18 +124,18 @@ def test_pickomino(browser: Any, server: LiveServer) -> None:
     assert all(size > 10_000 for size in sizes), sizes  # a picture, not an empty page
 
 
-def karolinchen_ready(page: Any) -> bool:
+def karolinchen_ready(page: Page) -> bool:
     """The own choice, with a card that takes two dice or more and worms that have grown."""
     eaten = len(page.query_selector_all(".kc-segment.eaten, .kc-segment.covered"))
     return eaten >= 10 and max(badges(page).values(), default=0) >= 2
 
 
-def lay_the_best(page: Any) -> str:
+def lay_the_best(page: Page) -> str:
     shown = badges(page)
     return f"lay {max(shown, key=lambda f: shown[f])}"
 
 
-def test_karolinchen(browser: Any, server: LiveServer) -> None:
+def test_karolinchen(browser: Browser, server: LiveServer) -> None:
     page = seated(browser, server, "karolinchen", "expert", 8)
     play_until(page, karolinchen_ready, lay_the_best)
     sizes = [save(page, "karolinchen-desktop").stat().st_size]
@@ -152,7 +144,7 @@ def test_karolinchen(browser: Any, server: LiveServer) -> None:
     assert all(size > 10_000 for size in sizes), sizes
 
 
-def test_riffraff(browser: Any, server: LiveServer) -> None:
+def test_riffraff(browser: Browser, server: LiveServer) -> None:
     body = {"game": "riffraff", "seats": [{}, {"bot": "careful"}], "seed": 5, "pace": "instant"}
     table = httpx.post(server.url + "api/tables", json=body).json()["id"]
     page = open_page(browser, server.url + f"#/t/{table}", "desktop")

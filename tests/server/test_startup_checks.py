@@ -81,6 +81,7 @@ def test_a_read_only_database_is_reported_at_start(tmp_path: Path) -> None:
     assert "readonly database" in said and "can write to" in said
 
 
+@pytest.mark.slow
 def test_the_upgraded_database_serves_its_old_tables(tmp_path: Path) -> None:
     shutil.copy(SCHEMA_1, tmp_path / "spieltisch.sqlite3")
     with start_server(tmp_path, extra=sqlite_in(tmp_path)) as live:
@@ -100,6 +101,7 @@ def break_a_table(path: Path, table_id: str) -> None:
         )
 
 
+@pytest.mark.slow
 def test_a_broken_table_is_marked_and_skipped_and_the_others_start(tmp_path: Path) -> None:
     shutil.copy(SCHEMA_1, tmp_path / "spieltisch.sqlite3")
     break_a_table(tmp_path / "spieltisch.sqlite3", PLAYING_ID)

@@ -15,10 +15,6 @@ from sqlalchemy.exc import OperationalError
 from spieltisch.server.storage import Storage, StorageTimeout
 
 
-def run(coroutine: object) -> object:
-    return asyncio.run(coroutine)  # type: ignore[arg-type]
-
-
 def test_writes_run_in_order_and_return_their_results() -> None:
     done: list[int] = []
 
@@ -33,7 +29,7 @@ def test_writes_run_in_order_and_return_their_results() -> None:
         finally:
             storage.close()
 
-    assert run(main()) == [n * n for n in range(20)]
+    assert asyncio.run(main()) == [n * n for n in range(20)]
     assert done == list(range(20))
 
 
@@ -69,7 +65,7 @@ def test_a_stuck_write_times_out_while_the_loop_answers_and_the_one_behind_never
             release.set()
             storage.close()
 
-    answered, read = run(main())  # type: ignore[misc]
+    answered, read = asyncio.run(main())
     assert answered == ["view"] and read
     assert ran == ["stuck"]  # the write that timed out waiting its turn was dropped
 
@@ -116,10 +112,10 @@ def test_a_write_that_finds_sqlite_locked_is_tried_again_within_its_bound(
 
     started = time.monotonic()
     if stored:
-        run(main())
+        asyncio.run(main())
     else:
         with pytest.raises((OperationalError, StorageTimeout)):
-            run(main())
+            asyncio.run(main())
         assert time.monotonic() - started < held  # gave up before the other process let go
     holder.join()
     with engine.connect() as db:

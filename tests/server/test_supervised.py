@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
-from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -15,12 +14,11 @@ import pytest
 
 from spieltisch.server.clock import ManualClock
 from spieltisch.server.lobby import Lobby, SeatSpec
-from spieltisch.server.store import Store
+from spieltisch.server.store import EntryRow, Store
 from spieltisch.server.table import TableError
 from tests.server.database import db_url
 from tests.server.helpers import threads
-
-LIVENESS = 60.0  # seconds: only a stuck table takes this long
+from tests.support.waits import until
 
 
 class FlakyStore(Store):
@@ -36,18 +34,15 @@ class FlakyStore(Store):
         super().add_entries(rows)
 
 
-async def until(check: Callable[[], bool]) -> None:
-    end = time.monotonic() + LIVENESS
-    while not check():
-        assert time.monotonic() < end, "the table never got there"
-        await asyncio.sleep(0.01)
+def refused_and_waiting(store: FlakyStore, clock: ManualClock, refusals: int) -> bool:
+    return store.refused >= refusals and clock.sleeping() > 0
 
 
 async def outage(store: FlakyStore, clock: ManualClock, refusals: int) -> None:
     """Keep the store failing through `refusals` refused saves (each retry backs off), then
     let it work again and wake the waiting retry."""
     for count in range(1, refusals + 1):
-        await until(lambda n=count: store.refused >= n and clock.sleeping() > 0)
+        await until(partial(refused_and_waiting, store, clock, count))
         if count < refusals:
             clock.advance(Lobby.retry_most)
     store.failing = False
@@ -105,10 +100,10 @@ def test_a_turn_clock_plays_the_turn_once_storage_is_back(tmp_path: Path) -> Non
 class DownStore(FlakyStore):
     """A store whose database is gone while `failing` is set: reads fail too."""
 
-    def entries(self, table_id: str) -> Any:
+    def entries(self, table_id: str, since: int = 0) -> list[EntryRow]:
         if self.failing:
             raise OSError("the database is unreachable")
-        return super().entries(table_id)
+        return super().entries(table_id, since)
 
     def snapshot(self, table_id: str, since: int = 0) -> Any:
         if self.failing:

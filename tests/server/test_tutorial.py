@@ -13,7 +13,8 @@ from spieltisch.server.lobby import TUTORIAL_PACE, TUTORS, Lobby, SeatSpec
 from spieltisch.server.store import Store
 from tests.server.database import db_url
 from tests.server.helpers import TestClient, client_for, receive_state, threads
-from tests.server.test_clock import settle, until
+from tests.server.test_clock import settle
+from tests.support.waits import until
 
 DELAY = 1.0
 

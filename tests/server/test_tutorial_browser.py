@@ -4,8 +4,7 @@ back to the lobby; the game then stops (no bot plays it out)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
@@ -13,11 +12,13 @@ import pytest
 from tests.server.live import (
     ARTIFACTS,
     BROWSER_TESTS,
-    WEBGL_ARGS,
+    DESKTOP,
+    PHONE,
     LiveServer,
-    chromium,
-    start_server,
 )
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 STEP_TIMEOUT_MS = 60_000  # liveness only, generous for a busy machine
 FIRST_LESSONS = {
@@ -27,23 +28,11 @@ FIRST_LESSONS = {
 }
 
 pytest.importorskip("playwright.sync_api")
-pytestmark = BROWSER_TESTS
+pytestmark = [*BROWSER_TESTS, pytest.mark.webgl, pytest.mark.live_server(bot_delay=0.05)]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with start_server(tmp_path_factory.mktemp("tutorial"), bot_delay=0.05) as live:
-        yield live
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium(WEBGL_ARGS) as found:
-        yield found
-
-
-def open_tutorial(browser: Any, server: LiveServer, game: str, phone: bool = False) -> Any:
-    size = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 900}
+def open_tutorial(browser: Browser, server: LiveServer, game: str, phone: bool = False) -> Any:
+    size = PHONE if phone else DESKTOP
     page = browser.new_context(viewport=size, locale="en-GB", reduced_motion="reduce").new_page()
     page.set_default_timeout(STEP_TIMEOUT_MS)
     page.goto(server.url)
@@ -52,24 +41,24 @@ def open_tutorial(browser: Any, server: LiveServer, game: str, phone: bool = Fal
     return page
 
 
-def shot(page: Any, name: str) -> None:
+def shot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
-def read_and_dismiss(page: Any) -> str:
+def read_and_dismiss(page: Page) -> str:
     title = str(page.inner_text("#coach-lesson"))
     page.click("#coach-ok")
     return title
 
 
-def version(page: Any) -> int:
+def version(page: Page) -> int:
     return int(page.evaluate("document.body.dataset.version"))
 
 
 @pytest.mark.parametrize("game", list(FIRST_LESSONS))
 def test_a_guided_game_explains_its_first_steps(
-    browser: Any, server: LiveServer, game: str
+    browser: Browser, server: LiveServer, game: str
 ) -> None:
     page = open_tutorial(browser, server, game)
     assert page.evaluate("location.hash").startswith("#/learn/")
@@ -93,7 +82,7 @@ MOVES = (
 )
 
 
-def play_until_lesson(page: Any, wanted: str) -> None:
+def play_until_lesson(page: Page, wanted: str) -> None:
     """Read every explanation and play the learner's Pickomino turn until `wanted` shows."""
     for _ in range(200):
         page.wait_for_selector("#coach-ok, .board [data-action]")
@@ -108,7 +97,7 @@ def play_until_lesson(page: Any, wanted: str) -> None:
     raise AssertionError(f"'{wanted}' was never explained")
 
 
-def test_the_bot_waits_while_an_explanation_is_open(browser: Any, server: LiveServer) -> None:
+def test_the_bot_waits_while_an_explanation_is_open(browser: Browser, server: LiveServer) -> None:
     """Pickomino: while the learner reads about the bot's turn, the page holds the bot's
     moves back (the server has gone on), then shows them one by one."""
     page = open_tutorial(browser, server, "pickomino")
@@ -125,7 +114,7 @@ def test_the_bot_waits_while_an_explanation_is_open(browser: Any, server: LiveSe
     page.context.close()
 
 
-def test_the_coach_speaks_the_chosen_language(browser: Any, server: LiveServer) -> None:
+def test_the_coach_speaks_the_chosen_language(browser: Browser, server: LiveServer) -> None:
     page = open_tutorial(browser, server, "pickomino", phone=True)
     page.select_option("#lang", "de")
     assert page.inner_text("#coach-lesson") == "Dein erster Zug"

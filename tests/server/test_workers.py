@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +28,12 @@ from spieltisch.core.registry import make_game
 from spieltisch.server.store import Store
 from tests.server.live import LiveServer, free_port, launch
 from tests.server.sites import need_redis, shared_db
+from tests.support import waits
 
 pytestmark = pytest.mark.workers
 
 LIVENESS = 240.0  # seconds: only a stuck site takes this long
+wait_for = partial(waits.wait_for, liveness=LIVENESS, pause=0.1)
 TABLES = 20
 
 
@@ -197,13 +200,6 @@ def check_history(store: Store, table_id: str) -> None:
     record = GameRecord(row.game, row.options, game.rules_version, actions, None, ("",) * 3, {})
     final = replay_states(record)[-1]
     assert game.is_over(final)
-
-
-def wait_for(check: Any, what: str) -> None:
-    end = time.monotonic() + LIVENESS
-    while not check():
-        assert time.monotonic() < end, what
-        time.sleep(0.1)
 
 
 def serve_refuses(tmp_path: Path, *extra: str) -> str:

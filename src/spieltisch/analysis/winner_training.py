@@ -353,12 +353,6 @@ def _adam(
         w -= rate * m_hat / (np.sqrt(v_hat) + 1e-8)
 
 
-def mean_loss(model: WinModel, examples: Examples) -> float:
-    p = np.clip(model.predict(examples.features.astype(np.float64)), 1e-12, 1 - 1e-12)
-    y = examples.labels
-    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
-
-
 # --- rounds of training -----------------------------------------------------------------------
 Progress = Callable[[str], None]
 _CHUNK = 500

@@ -1,0 +1,1 @@
+"""What the tests share beside their fixtures (those are in tests/conftest.py)."""
