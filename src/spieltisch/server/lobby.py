@@ -41,11 +41,12 @@ from spieltisch.server.common import (
     tutorial_left,
 )
 from spieltisch.server.connection import Connection
+from spieltisch.server.hooks import hooks_for, tutors
 from spieltisch.server.limits import TableQuota
 from spieltisch.server.news import SiteNews
 from spieltisch.server.push import Pusher
 from spieltisch.server.scheduler import BOT_PACES, TUTORIAL_PACE, Scheduler, Timers
-from spieltisch.server.settle import CatchTiming, table_options
+from spieltisch.server.settle import CatchTiming
 from spieltisch.server.site import Site
 from spieltisch.server.store import ChatRow, SeatRow, Store, TableRow
 from spieltisch.server.table import CHAT_TAIL, LiveTable
@@ -53,15 +54,13 @@ from spieltisch.server.tables import TableKeeper
 from spieltisch.server.work import Work
 from spieltisch.server.writer import Writer
 
-__all__ = ["BOT_PACES", "TUTORIAL_PACE", "TUTORS", "Connection", "Lobby", "SeatSpec"]
+__all__ = ["BOT_PACES", "TUTORIAL_PACE", "Connection", "Lobby", "SeatSpec"]
 
 log = logging.getLogger(__name__)
 
 MAX_NAME = 32
 MAX_CHAT = 300
 MAX_SEED = 2**63  # a seed is stored as a signed 64-bit integer
-TUTORS = {"pickomino": "greedy", "karolinchen": "greedy", "riffraff": "random"}
-"""The friendly bot of each game's guided first game ("Learn to play")."""
 RACES = 3
 """How often a join or a leave is tried when other workers keep changing the table first."""
 
@@ -184,7 +183,9 @@ class Lobby:
                 f"{len(seats)} seats were given.",
             )
         people = sum(1 for spec in seats if spec.bot is None)
-        options = table_options(game_name, options, people)
+        change_options = hooks_for(game_name).table_options
+        if change_options is not None:
+            options = change_options(options, people)
         try:
             game = make_game(game_name, {**options, "players": len(seats)})
         except InvalidOptions as error:
@@ -237,9 +238,9 @@ class Lobby:
     ) -> tuple[LiveTable, str]:
         """A guided first game: the learner at seat 0, who starts, against the game's friendly
         bot; its first entry marks it, so it survives a restart, and it is not listed."""
-        bot = TUTORS.get(game_name)
+        bot = hooks_for(game_name).tutor if game_name in game_names() else None
         if bot is None:
-            known = ", ".join(sorted(TUTORS))
+            known = ", ".join(sorted(tutors(game_names())))
             raise TableError("no_tutorial", f"Guided games exist for {known}.")
         name = clean_name(name)
         seats = [SeatSpec(), SeatSpec(bot)]

@@ -28,7 +28,8 @@ from spieltisch.server.common import (
     stand_in_bot,
     tutorial_left,
 )
-from spieltisch.server.settle import CatchWindow, settle_with_motion
+from spieltisch.server.hooks import settle_with_motion
+from spieltisch.server.settle import CatchWindow
 from spieltisch.server.table import LiveTable
 
 if TYPE_CHECKING:
@@ -200,7 +201,8 @@ class Scheduler:
         await self.lobby.changed(table)
 
     async def settle(self, table_id: str) -> None:
-        """Run a Riff Raff placement's physics in the pool, then apply and push it."""
+        """Run the physics of the chance node due (a Riff Raff placement) in the pool, then
+        apply and push it."""
         while (table := self.lobby.tables[table_id]).physics_due() and not tutorial_left(table):
             version = table.version
             motion = await self.lobby.work.run(

@@ -33,17 +33,8 @@ from spieltisch.server.common import (
     sentence,
     stand_in_bot,
 )
-from spieltisch.server.settle import (
-    CatchTiming,
-    CatchWindow,
-    Motion,
-    Show,
-    late_pieces,
-    make_show,
-    needs_physics,
-    settle_with_motion,
-    wants_window,
-)
+from spieltisch.server.hooks import hooks_for, needs_physics, settle_with_motion
+from spieltisch.server.settle import CatchTiming, CatchWindow, Motion, Show, make_show
 from spieltisch.server.store import ChatRow, EntryRow, SeatRow, Store, TableRow
 
 __all__ = [
@@ -259,7 +250,8 @@ class LiveTable:
     # --- the catch window (Riff Raff, a person catching by hand) -----------------------------
     def catcher(self) -> int | None:
         """The person who is to catch falling pieces by hand now, or None."""
-        return wants_window(self.game, self.state, self.seats)
+        physics = hooks_for(self.game.name).physics
+        return None if physics is None else physics.catcher(self.game, self.state, self.seats)
 
     def window(self) -> CatchWindow | None:
         """The catch window of the latest show, if one was opened."""
@@ -275,7 +267,10 @@ class LiveTable:
             raise TableError(
                 "too_late", f"The catch came {late} after the window closed; nothing was caught."
             )
-        landed = late_pieces(self.game, self.state, window, text, now)
+        physics = hooks_for(self.game.name).physics
+        landed = (
+            [] if physics is None else physics.late_pieces(self.game, self.state, window, text, now)
+        )
         if landed:
             names = ", ".join(str(b) for b in landed)
             raise TableError(
