@@ -77,7 +77,7 @@ class Lobby:
     store: Store
     bot_delay: float = 1.0  # seconds a bot waits before each action at the normal pace
     clock: Clock = field(default_factory=WallClock)  # the time of bots, clocks and catches
-    timing: CatchTiming = field(default_factory=CatchTiming)  # Riff Raff's catch window
+    timing: CatchTiming = field(default_factory=CatchTiming)  # motion playback, catch window
     executor: Executor | None = None  # bot decisions and physics (None: worker processes)
     work_limit: float = 30.0  # seconds a bot decision or a settle may run (see `Work`)
     retry_first: float = 1.0  # seconds before a failed bot turn, clock or catch runs again
