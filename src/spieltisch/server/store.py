@@ -296,10 +296,14 @@ class Store:
             mine = (DEADLINES.c.table_id == table_id) & (DEADLINES.c.kind == kind)
             db.execute(delete(DEADLINES).where(mine))
 
-    def deadlines(self, kind: str) -> dict[str, tuple[int, float]]:
-        """Each table's stored deadline of `kind`: the seat and when it runs out."""
+    def deadlines(self, kind: str, table_id: str | None = None) -> dict[str, tuple[int, float]]:
+        """Each table's (or one table's) stored deadline of `kind`: the seat and when it runs
+        out."""
+        query = select(DEADLINES).where(DEADLINES.c.kind == kind)
+        if table_id is not None:
+            query = query.where(DEADLINES.c.table_id == table_id)
         with self.engine.connect() as db:
-            rows = db.execute(select(DEADLINES).where(DEADLINES.c.kind == kind))
+            rows = db.execute(query)
             return {r.table_id: (r.seat, r.due) for r in rows}
 
 

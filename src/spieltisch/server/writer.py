@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy.exc import IntegrityError
 
 from spieltisch.server.common import TableError, reason
+from spieltisch.server.scheduler import CLOCK
 from spieltisch.server.store import EntryRow, SeatRow
 from spieltisch.server.table import LiveTable
 
@@ -161,12 +162,14 @@ class Writer:
             try:
                 table = self.lobby.keeper.read(self.lobby.unavailable[table_id])
                 self.lobby.keeper.roll_lost_chance(table)
+                clock = self.lobby.store.deadlines(CLOCK, table_id).get(table_id)
             except Exception:
                 delay = min(2 * delay, self.lobby.retry_most)
                 continue
             log.info("table %s is back (version %d)", table_id, table.version)
             del self.lobby.unavailable[table_id]
             self.lobby.tables[table_id] = table
+            self.lobby.scheduler.restore_clock(table, clock)  # its turn clock runs on
             self.lobby.scheduler.schedule(table)
             await self.lobby.pusher.push(table)
             return
