@@ -309,7 +309,7 @@ def test_td_sweeps_refit_the_model() -> None:
 @pytest.mark.slow
 def test_terminal_odds_and_the_web_overlay_show_the_chance_to_win() -> None:
     from spieltisch.cli.present import PickominoPresenter
-    from spieltisch.server.odds import odds_for
+    from spieltisch.serving.pickomino import odds_for
 
     game = game_for(2)
     state = position(phase=Phase.CHOOSE, rolled="22345555w"[:8])
@@ -321,7 +321,7 @@ def test_terminal_odds_and_the_web_overlay_show_the_chance_to_win() -> None:
 
 
 def test_without_a_model_for_the_player_count_odds_leave_out_the_chance_to_win() -> None:
-    from spieltisch.server.odds import odds_for
+    from spieltisch.serving.pickomino import odds_for
 
     game = game_for(7)
     state = position(stacks=((),) * 7, phase=Phase.CHOOSE, rolled="2345555w")

@@ -16,7 +16,7 @@ import pytest
 
 from spieltisch.bots import base
 from spieltisch.core.registry import game_names
-from spieltisch.server import lobby as lobby_module
+from spieltisch.server import scheduler as scheduler_module
 from spieltisch.server.clock import ManualClock
 from spieltisch.server.lobby import Lobby, SeatSpec
 from spieltisch.server.store import SeatRow, Store, TableRow
@@ -68,7 +68,7 @@ def test_a_bot_that_raises_is_logged_and_its_seat_played_by_the_stand_in(
             raise ValueError("greedy is broken")
         return bot_decision(game, state, spec, seed)
 
-    monkeypatch.setattr(lobby_module, "bot_decision", broken_greedy)
+    monkeypatch.setattr(scheduler_module, "bot_decision", broken_greedy)
     with caplog.at_level(logging.WARNING, "spieltisch.server"):
         table = game_ends_with_greedy_failing(tmp_path)
     assert replacements(table) == [
@@ -93,7 +93,7 @@ def test_a_bot_over_its_time_limit_is_replaced_and_the_game_goes_on(
             release.wait(LIVENESS)  # thinks until the test ends
         return bot_decision(game, state, spec, seed)
 
-    monkeypatch.setattr(lobby_module, "bot_decision", endless_greedy)
+    monkeypatch.setattr(scheduler_module, "bot_decision", endless_greedy)
 
     async def overrun(lobby: Lobby, clock: ManualClock) -> None:
         await until(thinking.is_set)

@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from spieltisch.server import lobby as lobby_module
+from spieltisch.server import hooks as hooks_module
+from spieltisch.server import scheduler as scheduler_module
 from spieltisch.server.clock import ManualClock
 from spieltisch.server.lobby import Lobby, SeatSpec
 from spieltisch.server.store import Store
@@ -60,7 +61,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 @pytest.fixture
 def slow_bot(monkeypatch: pytest.MonkeyPatch) -> Gate:
     gate = Gate(bot_decision)
-    monkeypatch.setattr(lobby_module, "bot_decision", gate)
+    monkeypatch.setattr(scheduler_module, "bot_decision", gate)
     return gate
 
 
@@ -94,8 +95,8 @@ def test_a_decision_for_a_changed_table_is_thrown_away(client: TestClient, slow_
 
 
 def test_physics_runs_beside_the_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    gate = Gate(lobby_module.settle_with_motion)  # type: ignore[attr-defined]  # patched where used
-    monkeypatch.setattr(lobby_module, "settle_with_motion", gate)
+    gate = Gate(hooks_module.settle_with_motion)
+    monkeypatch.setattr(scheduler_module, "settle_with_motion", gate)
     with client_for(tmp_path) as client:
         body = {"game": "riffraff", "seats": [{"bot": "random"}] * 2, "seed": 3}
         table = client.post("/api/tables", json=body).json()

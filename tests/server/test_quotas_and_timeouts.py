@@ -93,7 +93,7 @@ def test_an_idle_table_is_closed_and_a_finished_one_kept(tmp_path: Path) -> None
         busy = lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()])
         finished = lobby.create("pickomino", {}, [SeatSpec("greedy"), SeatSpec("greedy")])
         while not finished.over:
-            await lobby._bot_turn(finished.id)
+            await lobby.scheduler.bot_turn(finished.id)
         clock.advance(3000)
         await lobby.join(busy.id, None, "Ada")  # a change: the clock starts again
         clock.advance(600)
@@ -189,7 +189,7 @@ def test_memory_keeps_only_the_latest_finished_games(tmp_path: Path) -> None:
         for seed in range(4):
             bots = [SeatSpec("greedy"), SeatSpec("greedy")]
             table = lobby.create("pickomino", {}, bots, seed=seed)
-            while table.id not in lobby._finished:  # over, stored and counted
+            while table.id not in lobby.finished_in_memory:  # over, stored and counted
                 await asyncio.sleep(0.01)
             made.append(table)
         assert set(lobby.tables) == {made[2].id, made[3].id}

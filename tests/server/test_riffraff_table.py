@@ -9,12 +9,11 @@ from typing import Any
 
 import pytest
 
-from spieltisch.games.riffraff.board import Fall
 from spieltisch.games.riffraff.data import SHIP
 from spieltisch.server import app as app_module
 from spieltisch.server import create_app
 from spieltisch.server.clock import ManualClock
-from spieltisch.server.settle import CatchTiming, merged_spans, playback_time
+from spieltisch.server.settle import CatchTiming, Fall, merged_spans, playback_time
 from tests.server.database import db_url
 from tests.server.helpers import TestClient, join, threads
 

@@ -11,16 +11,13 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 
-from spieltisch.server.store import (
+from spieltisch.server.database import (
     KEEPALIVE,
     LOCK_TIMEOUT_MS,
     STATEMENT_TIMEOUT_MS,
     TCP_USER_TIMEOUT_MS,
-    EntryRow,
-    SeatRow,
-    Store,
-    TableRow,
 )
+from spieltisch.server.store import EntryRow, SeatRow, Store, TableRow
 from tests.server.sites import shared_db
 
 

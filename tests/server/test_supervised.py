@@ -147,3 +147,29 @@ def test_a_table_is_unavailable_while_storage_is_down_and_goes_on_after(tmp_path
         store.close()
 
     asyncio.run(main())
+
+
+def test_a_table_back_from_an_outage_keeps_its_turn_clock(tmp_path: Path) -> None:
+    async def main() -> tuple[float | None, float | None]:
+        store, clock = DownStore(db_url(tmp_path, "clocked")), ManualClock()
+        lobby = Lobby(store, 0.0, clock, executor=threads())
+        made = lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], clock=60.0, seed=4)
+        await lobby.join(made.id, None, "Ada")
+        await lobby.join(made.id, None, "Bea")
+        before = lobby.timers[made.id].deadline
+        table = lobby.tables[made.id]
+        store.failing = True
+        legal = table.game.legal_actions(table.state)
+        with pytest.raises(TableError):
+            await lobby.act(made.id, 0, table.game.format_action(legal[0]), table.version)
+        assert made.id in lobby.unavailable and made.id not in lobby.timers
+        store.failing = False
+        clock.advance(Lobby.retry_first)
+        await until(lambda: made.id in lobby.tables)
+        after = lobby.timers[made.id].deadline
+        await lobby.close()
+        store.close()
+        return before, after
+
+    before, after = asyncio.run(main())
+    assert before is not None and after == before  # Ada's clock went on, not started over

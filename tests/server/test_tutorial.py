@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from spieltisch.server.clock import ManualClock
-from spieltisch.server.lobby import TUTORIAL_PACE, TUTORS, Lobby, SeatSpec
+from spieltisch.server.lobby import TUTORIAL_PACE, Lobby, SeatSpec
 from spieltisch.server.store import Store
 from tests.server.database import db_url
 from tests.server.helpers import TestClient, client_for, receive_state, threads
@@ -17,6 +17,8 @@ from tests.server.test_clock import settle
 from tests.support.waits import until
 
 DELAY = 1.0
+TUTORS = {"pickomino": "greedy", "karolinchen": "greedy", "riffraff": "random"}
+"""The friendly bot of each game's guided first game (its hooks, `spieltisch.serving`)."""
 
 
 def start(client: TestClient, game: str, name: str = "Lea") -> dict[str, object]:

@@ -12,15 +12,15 @@ so they see every table between two changes, never during one:
   POST /api/tables/{id}/leave          give a seat up (a bot finishes the game for it)
   GET  /api/tables/{id}/record         the game record of a finished game
   GET  /api/tables/{id}/replay         every step of a finished game with its public view
-  GET  /api/tables/{id}/odds           the solver's odds for the player to move (Pickomino)
-  GET  /api/games/riffraff/scene       the ship's and the cargo's geometry for the 3D client
+  GET  /api/tables/{id}/odds           the odds for the player to move, where the game has them
+  GET  /api/games/{name}/scene         the geometry a 3D client draws the game with, if it has one
 
 WebSocket /api/tables/{id}/ws?token=T (no token: a spectator). The client sends
   {"type": "action", "action": "take 4", "version": 17}, {"type": "sync"} or
   {"type": "chat", "text": "..."};
 the server answers with {"type": "state", "version": ...} after every change,
 {"type": "chat", "line": ...} for table talk,
-{"type": "settle", ...} with the motion of a Riff Raff placement (see `server.settle`) and
+{"type": "settle", ...} with the motion of a physics outcome (see `server.settle`) and
 {"type": "error", "code": ..., "message": ..., "version": ...} when it refuses.
 A socket that falls more than `connection.MAX_BEHIND` messages behind is closed with code
 1013 (the client reconnects and gets the whole picture).
@@ -62,7 +62,9 @@ from pydantic import BaseModel, Field
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import HTTPConnection, Request
 
+from spieltisch.core.registry import game_names
 from spieltisch.server.clock import Clock, WallClock
+from spieltisch.server.hooks import hooks_for
 from spieltisch.server.limits import (
     BodyLimit,
     Limits,
@@ -73,7 +75,6 @@ from spieltisch.server.limits import (
     strict_json,
 )
 from spieltisch.server.lobby import Connection, Lobby, SeatSpec
-from spieltisch.server.odds import odds_for
 from spieltisch.server.replays import Encoded, FinishedGames
 from spieltisch.server.settle import CatchTiming
 from spieltisch.server.site import RedisSite, Site
@@ -287,11 +288,10 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
 
     @app.get("/api/games/{name}/scene")
     async def scene(name: str) -> dict[str, Any]:
-        if name != "riffraff":
-            raise TableError("no_scene", f"There is no 3D scene for '{name}'; only riffraff.")
-        from spieltisch.games.riffraff.scene import scene_json
-
-        return scene_json()
+        scene = hooks_for(name).scene if name in game_names() else None
+        if scene is None:
+            raise TableError("no_scene", f"There is no 3D scene for '{name}'.")
+        return scene()
 
     @app.get("/api/tables")
     async def tables() -> list[dict[str, Any]]:
@@ -359,8 +359,8 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
     async def odds(table_id: str) -> dict[str, Any]:
         table = lobby.get(table_id)
         version, game, state = table.version, table.game, table.state
-        found = None
-        if table.mover() is not None:  # the solver works beside the loop on this position
+        found, odds_for = None, hooks_for(game.name).odds
+        if odds_for is not None and table.mover() is not None:  # beside the loop
             found = await asyncio.to_thread(odds_for, game, state)
         if found is None:
             raise TableError("no_odds", "There are no odds to show for this position.")

@@ -1,49 +1,42 @@
-"""Riff Raff at the web table: the settle animation every client plays, and the catch window.
+"""The motion broadcast and the catch window, for a game whose chance outcome is a physics
+simulation (Riff Raff's placements; the game's hooks, `server.hooks.Physics`, work it out).
 
-When a placement's physics runs at a table, the server keeps the sampled motion (a `Show`)
+When such an outcome is worked out at a table, the server keeps the sampled motion (a `Show`)
 and broadcasts it once, the same message to every seat and spectator, just before the new
 state. Clients play it in real time, except that the stretches in which a piece falls play
 `slow_motion` times slower: real time r(t) = (t + (slow_motion - 1) * (the falling time
 before t)) / speed, where `speed` (1 normally) lets tests and demos run faster.
 
-Catching (tables with catching=choose, a person to catch): the window opens when the show
-is broadcast. A falling piece can be caught until `margin` seconds (for the network) after
-the moment it lands in the slowed playback; the window closes that long after the last
-piece lands, and then the server plays the empty catch for the person itself. Catches that
-arrive later are refused, so a changed client cannot catch late.
+Catching (a person to catch by hand): the window opens when the show is broadcast. A falling
+piece can be caught until `margin` seconds (for the network) after the moment it lands in the
+slowed playback; the window closes that long after the last piece lands, and then the server
+plays the empty catch for the person itself. Catches that arrive later are refused, so a
+changed client cannot catch late.
 
 A restart loses the window (the motion is not stored, only the outcome): a table found in a
 person's catch when the server starts gets the empty catch at once, as if the window had
-closed (see `Lobby.load`).
+closed (see `server.tables`).
 """
 
 from __future__ import annotations
 
 import json
-import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeGuard
+from typing import Any, NamedTuple
 
-from spieltisch.core.errors import IllegalAction
-from spieltisch.core.protocol import Game, JsonValue
-from spieltisch.games.riffraff.board import Fall
-from spieltisch.games.riffraff.rules import RiffRaff, settled_of
-from spieltisch.games.riffraff.state import Catch, Phase, RiffRaffState, Settled
+from spieltisch.core.protocol import JsonValue
 
 __all__ = [
     "CatchTiming",
     "CatchWindow",
+    "Fall",
     "Motion",
     "Show",
-    "late_pieces",
     "make_show",
     "merged_spans",
-    "needs_physics",
     "open_window",
     "playback_time",
-    "settle_with_motion",
-    "table_options",
-    "wants_window",
     "window_json",
 ]
 
@@ -126,38 +119,29 @@ class Show:
         )
 
 
-def table_options(game_name: str, options: dict[str, Any], people: int) -> dict[str, Any]:
-    """Riff Raff tables with a person at them catch by hand unless the options say otherwise."""
-    if game_name == RiffRaff.name and people and "catching" not in options:
-        return {**options, "catching": "choose"}
-    return options
+class Fall(NamedTuple):
+    """A piece that falls in a motion: which, when it lands (simulated seconds from the
+    start) and how long it is in the air before."""
+
+    body: int
+    time: float
+    air: float
 
 
 @dataclass(frozen=True)
 class Motion:
-    """A placement's outcome with its frames; frame poses are in the order of `bodies`."""
+    """A chance outcome worked out by a game's physics, with its frames (poses in the order of
+    `bodies`): `placed` is the piece placed, `falls` the pieces that fall."""
 
     seat: int  # who placed
-    outcome: Settled
-    frames: tuple[Any, ...]
+    outcome: Any  # the game's chance outcome
+    frames: tuple[Any, ...]  # each with `time`, `joints` and `poses`
     bodies: tuple[int, ...]
+    placed: int
+    falls: tuple[Fall, ...]
 
 
-def needs_physics(game: Game[Any, Any], state: Any) -> TypeGuard[RiffRaff]:
-    """Whether the chance node due is a Riff Raff placement waiting for the physics."""
-    return isinstance(game, RiffRaff) and state.phase is Phase.SETTLE
-
-
-def settle_with_motion(game: Game[Any, Any], state: Any, rng: random.Random) -> Motion | None:
-    """For a Riff Raff placement waiting for the physics: the outcome (the one
-    `sample_chance` draws from `rng`) with its motion; None for any other chance node."""
-    if not needs_physics(game, state):
-        return None
-    result = game.placement_result(state, rng.getrandbits(64))
-    return Motion(state.active, settled_of(result), result.trajectory, result.bodies)
-
-
-def merged_spans(falls: tuple[Fall, ...]) -> list[tuple[float, float]]:
+def merged_spans(falls: Sequence[Fall]) -> list[tuple[float, float]]:
     """The stretches of simulated time in which at least one piece is in the air."""
     spans: list[tuple[float, float]] = []
     for start, end in sorted((max(0.0, f.time - f.air), f.time) for f in falls):
@@ -182,35 +166,25 @@ def _round(values: Any) -> list[float]:
 
 def make_show(version: int, motion: Motion, timing: CatchTiming) -> Show:
     """The broadcast of one placement's motion (`version`: the table's after the outcome)."""
-    outcome, frames = motion.outcome, motion.frames
-    spans = merged_spans(outcome.fallen)
-    end = max([frames[-1].time if frames else 0.0] + [f.time for f in outcome.fallen])
+    frames = motion.frames
+    spans = merged_spans(motion.falls)
+    end = max([frames[-1].time if frames else 0.0] + [f.time for f in motion.falls])
     body: dict[str, JsonValue] = {
         "version": version,
         "seat": motion.seat,
-        "placed": outcome.body,
+        "placed": motion.placed,
         "bodies": list(motion.bodies),
         "slow_motion": timing.slow_motion,
         "speed": timing.speed,
         "spans": [list(s) for s in spans],
-        "falls": [[f.body, f.time, f.air] for f in outcome.fallen],
+        "falls": [[f.body, f.time, f.air] for f in motion.falls],
         "frames": [
             {"t": round(f.time, 4), "j": _round(f.joints), "p": [_round(p) for p in f.poses]}
             for f in frames
         ],
     }
     duration = playback_time(end, spans, timing.slow_motion, timing.speed)
-    return Show(version, motion.seat, outcome.fallen, spans, duration, json.dumps(body))
-
-
-def wants_window(game: Game[Any, Any], state: Any, seats: list[Any]) -> int | None:
-    """The person who is to catch by hand now, or None."""
-    if not isinstance(game, RiffRaff) or game.options.catching != "choose":
-        return None
-    if not isinstance(state, RiffRaffState) or state.phase is not Phase.CATCH:
-        return None
-    seat = state.active
-    return seat if seat is not None and seats[seat].bot is None else None
+    return Show(version, motion.seat, motion.falls, spans, duration, json.dumps(body))
 
 
 def open_window(show: Show, seat: int, timing: CatchTiming, now: float) -> CatchWindow:
@@ -232,16 +206,3 @@ def window_json(window: CatchWindow, now: float) -> dict[str, JsonValue]:
         "closes_in": round(window.closes - now, 3),
         "deadlines": {str(b): round(d - now, 3) for b, d in window.deadlines.items()},
     }
-
-
-def late_pieces(
-    game: Game[Any, Any], state: Any, window: CatchWindow, text: str, now: float
-) -> list[int]:
-    """The pieces a catch `text` names whose time to be caught is over at `now`."""
-    try:
-        action = game.parse_action(state, text)
-    except IllegalAction:
-        return []  # the rules refuse it with their own message
-    if not isinstance(action, Catch):
-        return []
-    return [b for b in action.bodies if now > window.deadlines.get(b, window.closes)]

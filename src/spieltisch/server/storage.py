@@ -9,7 +9,7 @@ never waits behind a stuck write.
 A call that has not ended within its bound raises `StorageTimeout` (an `SQLAlchemyError`, so
 callers treat it as any failure of the database: a move is refused with `not_saved`, a table
 answers `unavailable` and comes back by itself). A write still waiting its turn then never
-runs; one already running is left to the database's own bounds (`store.STATEMENT_TIMEOUT_MS`
+runs; one already running is left to the database's own bounds (`database.STATEMENT_TIMEOUT_MS`
 and the TCP timeouts), and what it stored, if anything, is what the table is rebuilt from.
 SQLite's "database is locked" (another process writing) is retried within the bound.
 """

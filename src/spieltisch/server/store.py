@@ -10,23 +10,12 @@ from __future__ import annotations
 import contextlib
 import json
 import secrets
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
-    BigInteger,
-    Boolean,
-    Column,
     Connection,
     Engine,
-    Float,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    create_engine,
+    delete,
     event,
     func,
     insert,
@@ -35,10 +24,35 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from spieltisch.server import migrate
+from spieltisch.server.database import (
+    cannot_use,
+    check_sqlite_file,
+    default_url,
+    make_engine,
+    parse,
+    shown_url,
+    sqlite_path,
+    sqlite_pragmas,
+    why,
+)
+from spieltisch.server.schema import (
+    CHAT,
+    DEADLINES,
+    ENTRIES,
+    MAX_BOT_SPEC,
+    META,
+    SCHEMA_VERSION,
+    SEATS,
+    TABLES,
+    ChatRow,
+    EntryRow,
+    SeatRow,
+    StorageError,
+    TableRow,
+)
 
 __all__ = [
     "MAX_BOT_SPEC",
@@ -54,151 +68,6 @@ __all__ = [
     "shown_url",
 ]
 
-SCHEMA_VERSION = 2
-"""The number of the newest migration (`migrations/versions`). 1: tables, seats, entries,
-chat. 2: the server's secret dice, seeded, broken and closed tables, bot pace, 64-bit seeds,
-and this version in `meta` (for the servers from before the migrations)."""
-
-MAX_BOT_SPEC = 128
-"""The longest bot spec a seat can store."""
-
-_META = MetaData()
-"""The tables as the queries see them; only the migrations make and change them."""
-
-_SCHEMA = Table(
-    "meta",
-    _META,
-    Column("key", String(32), primary_key=True),
-    Column("value", Text, nullable=False),
-)
-
-_TABLES = Table(
-    "tables",
-    _META,
-    Column("id", String(32), primary_key=True),
-    Column("game", String(64), nullable=False),
-    Column("options", Text, nullable=False),
-    Column("seed", BigInteger, nullable=False),
-    Column("clock", Float, nullable=True),
-    Column("created", Float, nullable=False),
-    Column("secret", String(64), nullable=True),  # the key of the server's secret dice
-    Column("seeded", Boolean, nullable=False, default=False),  # dice from the public seed
-    Column("broken", Text, nullable=True),  # why the table could not be loaded
-    Column("closed", Float, nullable=True),  # when it was closed unfinished (idle)
-    Column("pace", String(16), nullable=True),  # how long its bots pause (NULL: normal)
-)
-
-_SEATS = Table(
-    "seats",
-    _META,
-    Column("table_id", String(32), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("bot", String(MAX_BOT_SPEC), nullable=True),
-    Column("name", String(64), nullable=True),
-    Column("token_hash", String(64), nullable=True),
-    Column("replaced", Boolean, nullable=False, default=False),
-)
-
-_ENTRIES = Table(
-    "entries",
-    _META,
-    Column("table_id", String(32), primary_key=True),
-    Column("seq", Integer, primary_key=True),
-    Column("actor", Integer, nullable=True),
-    Column("action", Text, nullable=True),
-    Column("key", String(64), nullable=True),
-    Column("args", Text, nullable=True),
-)
-
-
-_CHAT = Table(
-    "chat",
-    _META,
-    Column("table_id", String(32), primary_key=True),
-    Column("n", Integer, primary_key=True),
-    Column("seat", Integer, nullable=False),
-    Column("name", String(64), nullable=False),
-    Column("text", Text, nullable=False),
-)
-
-
-@dataclass(frozen=True)
-class ChatRow:
-    """A line of table talk; it is not part of the game, so it does not change the version."""
-
-    n: int
-    seat: int
-    name: str
-    text: str
-
-
-@dataclass(frozen=True)
-class TableRow:
-    """A table's setup. Its dice come from `secret` (the server's, 128 bits) when set, else
-    from `seed`, which every seat may see when `seeded` (a table made for tests or puzzles;
-    tables of schema 1 have neither a secret nor a public seed)."""
-
-    id: str
-    game: str
-    options: dict[str, Any]
-    seed: int
-    clock: float | None
-    created: float
-    secret: str | None = None
-    seeded: bool = False
-    pace: str = "normal"  # how long bots pause before each move: instant, normal, slow
-
-    @property
-    def dice_key(self) -> str:
-        return self.secret if self.secret is not None else str(self.seed)
-
-
-class StorageError(Exception):
-    """The database cannot be used as it is; the message says why and what to do."""
-
-
-@dataclass(frozen=True)
-class SeatRow:
-    seat: int
-    bot: str | None  # a bot spec, or None for a person's seat
-    name: str | None  # a person's display name, None while the seat is open
-    token_hash: str | None
-    replaced: bool = False  # a bot took over after the person left
-
-
-@dataclass(frozen=True)
-class EntryRow:
-    """An action (`action` set; `actor` is the seat or -1 for chance) or an event (`key`)."""
-
-    seq: int
-    actor: int | None
-    action: str | None
-    key: str | None
-    args: dict[str, Any]
-
-
-def default_url(data_dir: Path, create: bool = True) -> str:
-    """The SQLite file in `data_dir` (the directory is made when missing, if `create`)."""
-    if create:
-        data_dir.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{(data_dir / 'spieltisch.sqlite3').resolve()}"
-
-
-def shown_url(url: str) -> str:
-    """A database or broker as messages name it: an SQLite file's path, else the URL without
-    its password (a string that is no URL at all is shown as given)."""
-    try:
-        return _shown(make_url(url))
-    except (ArgumentError, ValueError):
-        return url
-
-
-def _sqlite_pragmas(connection: Any, _record: Any) -> None:
-    cursor = connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")  # durable against a killed process
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.close()
-
 
 class Store:
     """Every write is committed before the call returns. Opening checks the database: a file
@@ -210,19 +79,19 @@ class Store:
     `found_revision` is the schema the database had when it was opened (None: it was empty)."""
 
     def __init__(self, url: str) -> None:
-        parsed = _parse(url)
+        parsed = parse(url)
         if parsed.get_backend_name() == "sqlite":
-            _check_sqlite_file(parsed.database)
+            check_sqlite_file(parsed.database)
         # a pooled connection is checked before use: one broken by a database restart is
         # replaced instead of failing the next move
-        self.engine: Engine = _engine(parsed, pool_pre_ping=True)
+        self.engine: Engine = make_engine(parsed, pool_pre_ping=True)
         if parsed.get_backend_name() == "sqlite":
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "connect", sqlite_pragmas)
         try:
             self.found_revision = self._open()
         except SQLAlchemyError as error:
             self.engine.dispose()
-            raise _cannot_use(parsed, error) from None
+            raise cannot_use(parsed, error) from None
         except StorageError:
             self.engine.dispose()
             raise
@@ -253,11 +122,11 @@ class Store:
         """This database's name, made at first use: the workers that share the database
         are one table site, whatever address each of them reaches it by."""
         with self.engine.connect() as db:
-            found = db.execute(select(_SCHEMA.c.value).where(_SCHEMA.c.key == "site")).scalar()
+            found = db.execute(select(META.c.value).where(META.c.key == "site")).scalar()
         if found is not None:
             return str(found)
         with contextlib.suppress(IntegrityError), self.engine.begin() as db:
-            db.execute(insert(_SCHEMA).values(key="site", value=secrets.token_hex(8)))
+            db.execute(insert(META).values(key="site", value=secrets.token_hex(8)))
         return self.site_key()  # ours, or another worker's that came first
 
     def close(self) -> None:
@@ -268,7 +137,7 @@ class Store:
         """A new table with its seats and first entries (its first dice), in one go."""
         with self.engine.begin() as db:
             db.execute(
-                insert(_TABLES).values(
+                insert(TABLES).values(
                     id=row.id,
                     game=row.game,
                     options=json.dumps(row.options),
@@ -281,17 +150,9 @@ class Store:
                 )
             )
             for seat in seats:
-                db.execute(insert(_SEATS).values(table_id=row.id, **_seat_values(seat)))
+                db.execute(insert(SEATS).values(table_id=row.id, **_seat_values(seat)))
             if entries:
-                db.execute(insert(_ENTRIES).values([_entry_values(row.id, e) for e in entries]))
-
-    def set_seat(self, table_id: str, seat: SeatRow) -> None:
-        with self.engine.begin() as db:
-            db.execute(
-                update(_SEATS)
-                .where(_SEATS.c.table_id == table_id, _SEATS.c.seat == seat.seat)
-                .values(**_seat_values(seat))
-            )
+                db.execute(insert(ENTRIES).values([_entry_values(row.id, e) for e in entries]))
 
     def add_entries(self, batch: list[tuple[str, EntryRow, SeatRow | None]]) -> None:
         """Append entries of any tables (with the seat each changes) in one transaction. An
@@ -303,12 +164,12 @@ class Store:
         with self.engine.begin() as db:
             # one statement of many rows, not executemany: quicker, and on PostgreSQL a
             # version taken by another worker fails it plainly (no pipeline to abort)
-            db.execute(insert(_ENTRIES).values(rows))
+            db.execute(insert(ENTRIES).values(rows))
             for table_id, _, seat in batch:
                 if seat is not None:
                     db.execute(
-                        update(_SEATS)
-                        .where(_SEATS.c.table_id == table_id, _SEATS.c.seat == seat.seat)
+                        update(SEATS)
+                        .where(SEATS.c.table_id == table_id, SEATS.c.seat == seat.seat)
                         .values(**_seat_values(seat))
                     )
 
@@ -316,7 +177,7 @@ class Store:
         """Store a chat line; `IntegrityError` when its number was taken meanwhile."""
         with self.engine.begin() as db:
             db.execute(
-                insert(_CHAT).values(
+                insert(CHAT).values(
                     table_id=table_id, n=line.n, seat=line.seat, name=line.name, text=line.text
                 )
             )
@@ -326,47 +187,70 @@ class Store:
         """The table's `last` chat lines, oldest first."""
         with self.engine.connect() as db:
             rows = db.execute(
-                select(_CHAT)
-                .where(_CHAT.c.table_id == table_id)
-                .order_by(_CHAT.c.n.desc())
+                select(CHAT)
+                .where(CHAT.c.table_id == table_id)
+                .order_by(CHAT.c.n.desc())
                 .limit(last)
             ).all()
         return [ChatRow(r.n, r.seat, r.name, r.text) for r in reversed(rows)]
 
     def tables(self) -> list[TableRow]:
         """Every table but the broken and the closed ones, oldest first."""
-        kept = _TABLES.c.broken.is_(None) & _TABLES.c.closed.is_(None)
+        kept = TABLES.c.broken.is_(None) & TABLES.c.closed.is_(None)
         with self.engine.connect() as db:
-            query = select(_TABLES).where(kept).order_by(_TABLES.c.created)
-            rows = db.execute(query).all()
-        return [_table_row(r) for r in rows]
+            query = select(TABLES).where(kept).order_by(TABLES.c.created)
+            return [_table_row(r) for r in db.execute(query)]
+
+    def table_ids(self) -> list[str]:
+        """Every table but the broken and the closed ones, oldest first (only the ids: a
+        table whose row cannot be read fails when it is read, not the whole list)."""
+        return self._ids(TABLES.c.created.isnot(None))
+
+    def table_ids_since(self, created: float) -> list[str]:
+        """The tables made from time `created` on (but the broken and closed ones)."""
+        return self._ids(TABLES.c.created >= created)
+
+    def _ids(self, which: Any) -> list[str]:
+        kept = TABLES.c.broken.is_(None) & TABLES.c.closed.is_(None)
+        with self.engine.connect() as db:
+            query = select(TABLES.c.id).where(kept & which).order_by(TABLES.c.created)
+            return [r.id for r in db.execute(query)]
+
+    def readable(self) -> bool:
+        """Whether the database answers a query now."""
+        try:
+            with self.engine.connect() as db:
+                db.execute(select(META.c.key).limit(1))
+        except SQLAlchemyError:
+            return False
+        return True
 
     def table(self, table_id: str) -> TableRow | None:
         """One table's setup (broken or closed ones too), or None."""
         with self.engine.connect() as db:
-            found = db.execute(select(_TABLES).where(_TABLES.c.id == table_id)).first()
+            found = db.execute(select(TABLES).where(TABLES.c.id == table_id)).first()
         return None if found is None else _table_row(found)
 
     def broken(self) -> dict[str, str]:
         """The tables marked broken, with the reason each could not be loaded."""
         with self.engine.connect() as db:
-            query = select(_TABLES.c.id, _TABLES.c.broken).where(_TABLES.c.broken.isnot(None))
+            query = select(TABLES.c.id, TABLES.c.broken).where(TABLES.c.broken.isnot(None))
             return {r.id: r.broken for r in db.execute(query)}
 
     def closed(self) -> set[str]:
         """The tables closed unfinished."""
         with self.engine.connect() as db:
-            query = select(_TABLES.c.id).where(_TABLES.c.closed.isnot(None))
+            query = select(TABLES.c.id).where(TABLES.c.closed.isnot(None))
             return {r.id for r in db.execute(query)}
 
     def mark_closed(self, table_id: str, when: float) -> None:
         with self.engine.begin() as db:
-            db.execute(update(_TABLES).where(_TABLES.c.id == table_id).values(closed=when))
+            db.execute(update(TABLES).where(TABLES.c.id == table_id).values(closed=when))
 
     def mark_broken(self, table_id: str, reason: str) -> None:
         """Keep a table that cannot be loaded out of the way (its rows stay, for repair)."""
         with self.engine.begin() as db:
-            db.execute(update(_TABLES).where(_TABLES.c.id == table_id).values(broken=reason))
+            db.execute(update(TABLES).where(TABLES.c.id == table_id).values(broken=reason))
 
     def seats(self, table_id: str) -> list[SeatRow]:
         with self.engine.connect() as db:
@@ -393,29 +277,45 @@ class Store:
         if not table_ids:
             return {}
         with self.engine.connect() as db:
-            ours = _TABLES.c.id.in_(table_ids)
-            closed = {r.id: r.closed is not None for r in db.execute(select(_TABLES).where(ours))}
-            versions = _counts(db, _ENTRIES.c.seq, table_ids)
-            chats = _counts(db, _CHAT.c.n, table_ids)
+            ours = TABLES.c.id.in_(table_ids)
+            closed = {r.id: r.closed is not None for r in db.execute(select(TABLES).where(ours))}
+            versions = _counts(db, ENTRIES.c.seq, table_ids)
+            chats = _counts(db, CHAT.c.n, table_ids)
         return {t: (versions.get(t, 0), chats.get(t, 0), closed[t]) for t in closed}
 
-    def tables_since(self, created: float) -> list[TableRow]:
-        """The tables made from time `created` on (but the broken and closed ones)."""
-        kept = _TABLES.c.broken.is_(None) & _TABLES.c.closed.is_(None)
+    # --- deadlines (a turn clock that runs on after a restart) -------------------------------
+    def set_deadline(self, table_id: str, kind: str, seat: int, due: float) -> None:
+        """Keep when `seat`'s time of `kind` at the table runs out (replacing the last)."""
+        with self.engine.begin() as db:
+            mine = (DEADLINES.c.table_id == table_id) & (DEADLINES.c.kind == kind)
+            db.execute(delete(DEADLINES).where(mine))
+            db.execute(insert(DEADLINES).values(table_id=table_id, kind=kind, seat=seat, due=due))
+
+    def drop_deadline(self, table_id: str, kind: str) -> None:
+        with self.engine.begin() as db:
+            mine = (DEADLINES.c.table_id == table_id) & (DEADLINES.c.kind == kind)
+            db.execute(delete(DEADLINES).where(mine))
+
+    def deadlines(self, kind: str, table_id: str | None = None) -> dict[str, tuple[int, float]]:
+        """Each table's (or one table's) stored deadline of `kind`: the seat and when it runs
+        out."""
+        query = select(DEADLINES).where(DEADLINES.c.kind == kind)
+        if table_id is not None:
+            query = query.where(DEADLINES.c.table_id == table_id)
         with self.engine.connect() as db:
-            query = select(_TABLES).where(kept & (_TABLES.c.created >= created))
-            return [_table_row(r) for r in db.execute(query.order_by(_TABLES.c.created))]
+            rows = db.execute(query)
+            return {r.table_id: (r.seat, r.due) for r in rows}
 
 
 def _seats(db: Connection, table_id: str) -> list[SeatRow]:
-    query = select(_SEATS).where(_SEATS.c.table_id == table_id).order_by(_SEATS.c.seat)
+    query = select(SEATS).where(SEATS.c.table_id == table_id).order_by(SEATS.c.seat)
     rows = db.execute(query).all()
     return [SeatRow(r.seat, r.bot, r.name, r.token_hash, bool(r.replaced)) for r in rows]
 
 
 def _entries(db: Connection, table_id: str, since: int) -> list[EntryRow]:
-    mine = (_ENTRIES.c.table_id == table_id) & (_ENTRIES.c.seq >= since)
-    rows = db.execute(select(_ENTRIES).where(mine).order_by(_ENTRIES.c.seq)).all()
+    mine = (ENTRIES.c.table_id == table_id) & (ENTRIES.c.seq >= since)
+    rows = db.execute(select(ENTRIES).where(mine).order_by(ENTRIES.c.seq)).all()
     return [
         EntryRow(r.seq, r.actor, r.action, r.key, json.loads(r.args) if r.args else {})
         for r in rows
@@ -429,100 +329,21 @@ def _counts(db: Any, number: Any, table_ids: list[str]) -> dict[str, int]:
     return {row[0]: row[1] + 1 for row in db.execute(query)}
 
 
-CONNECT_TIMEOUT = 5
-"""Seconds a server database may take to answer a new connection (the event loop waits)."""
-STATEMENT_TIMEOUT_MS = 5000
-"""PostgreSQL cancels a statement that runs longer: ours take milliseconds, so one that runs
-for seconds waits on something that is stuck, and the move is better refused (`not_saved`)."""
-LOCK_TIMEOUT_MS = 2000
-"""PostgreSQL gives up waiting for a lock after this long: another program holding a table
-locked must not hold up the moves behind it for longer."""
-KEEPALIVE = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2, "keepalives_count": 3}
-"""TCP keepalives on idle connections: a server that vanished without a word (a silent
-partition) is noticed after about 5 + 3 x 2 = 11 seconds instead of the kernel's two hours."""
-TCP_USER_TIMEOUT_MS = 10_000
-"""Data sent but not acknowledged for this long drops the connection (Linux `TCP_USER_TIMEOUT`),
-instead of the kernel's retries for about 15 minutes."""
-
-
-def _parse(url: str) -> URL:
-    try:
-        return make_url(url)
-    except ArgumentError:
-        raise StorageError(
-            f"{url!r} is not a database URL; give one such as sqlite:///tables.sqlite3 or "
-            "postgresql://user@host/database."
-        ) from None
-
-
-def _engine(url: URL, **options: Any) -> Engine:
-    """The engine of `url` (nothing is connected yet); an unknown database or a driver that
-    is not installed is a `StorageError`."""
-    try:
-        return create_engine(url, connect_args=_connect_args(url), **options)
-    except ImportError as error:
-        why = f"its driver is not installed ({error})"
-    except SQLAlchemyError as error:
-        why = _why(error)
-    raise StorageError(f"The database {_shown(url)} cannot be used: {why}")
-
-
-def _connect_args(url: URL) -> dict[str, Any]:
-    """Bounds on every wait for a PostgreSQL server (each one the URL sets itself is kept)."""
-    if url.get_backend_name() != "postgresql":
-        return {}
-    bounds: dict[str, Any] = {
-        "connect_timeout": CONNECT_TIMEOUT,
-        **KEEPALIVE,
-        "tcp_user_timeout": TCP_USER_TIMEOUT_MS,
-    }
-    found = {key: value for key, value in bounds.items() if key not in url.query}
-    timeouts = f"-c statement_timeout={STATEMENT_TIMEOUT_MS} -c lock_timeout={LOCK_TIMEOUT_MS}"
-    options = url.query.get("options", "")
-    given = " ".join(options) if isinstance(options, tuple) else options
-    return {**found, "options": f"{timeouts} {given}".strip()}  # the URL's own come last
-
-
-def _sqlite_path(database: str | None) -> Path | None:
-    """The file of an SQLite database; None for one in memory or named by a `file:` URI."""
-    if not database or database == ":memory:" or database.startswith("file:"):
-        return None
-    return Path(database)
-
-
-def _check_sqlite_file(database: str | None) -> None:
-    """Refuse an SQLite file that is empty or is no SQLite database at all."""
-    path = _sqlite_path(database)
-    if path is None or not path.exists():
-        return
-    if path.is_dir():
-        raise StorageError(f"{path} is a directory, not a database file.")
-    with path.open("rb") as file:
-        head = file.read(16)
-    if not head:
-        raise StorageError(
-            f"{path} is empty (0 bytes), so it holds no tables: it may have been cut off. "
-            "Move it away to start with a new database, or restore it from a backup."
-        )
-    if head != b"SQLite format 3\x00":
-        raise StorageError(f"{path} is not an SQLite database; give spieltisch another file.")
-
-
 def schema_revisions(url: str) -> tuple[str | None, str]:
     """The revision the database at `url` is at (None: empty or not there yet) and the newest
     this spieltisch knows, found without changing anything."""
-    parsed = _parse(url)
+    parsed = parse(url)
     if parsed.get_backend_name() == "sqlite":
-        _check_sqlite_file(parsed.database)
-        path = _sqlite_path(parsed.database)
+        check_sqlite_file(parsed.database)
+        path = sqlite_path(parsed.database)
         if path is not None and not path.exists():
             return None, migrate.head()
-    engine = _engine(parsed)
+    engine = make_engine(parsed)
     try:
         with engine.connect() as db:
             return _found_revision(db), migrate.head()
     except SQLAlchemyError as error:
-        raise _cannot_use(parsed, error) from None
+        raise cannot_use(parsed, error) from None
     finally:
         engine.dispose()
 
@@ -552,7 +373,7 @@ def _refuse_damaged(db: Connection) -> None:
     try:
         said = [str(row[0]) for row in db.exec_driver_sql("PRAGMA quick_check(3)")]
     except SQLAlchemyError as error:
-        said = [_why(error)]
+        said = [why(error)]
     if said != ["ok"]:
         raise StorageError(
             f"The database {db.engine.url.database} is damaged (SQLite's check says: "
@@ -576,7 +397,7 @@ def _found_revision(db: Connection) -> str | None:
         return stamped[0]
     if "meta" not in found:
         return "0001"
-    with_version = select(_SCHEMA.c.value).where(_SCHEMA.c.key == "version")
+    with_version = select(META.c.value).where(META.c.key == "version")
     version = db.execute(with_version).scalar()
     return "0001" if version is None else _revision_of_version(version)
 
@@ -611,26 +432,6 @@ def _newer(revision: str) -> StorageError:
 def _prove_writable(db: Connection) -> None:
     """A write that changes nothing: a database this server cannot write fails here, at start."""
     db.execute(text("UPDATE alembic_version SET version_num = version_num"))
-
-
-def _cannot_use(url: URL, error: SQLAlchemyError) -> StorageError:
-    return StorageError(f"The database {_shown(url)} cannot be used: {_why(error)}")
-
-
-def _shown(url: URL) -> str:
-    if url.get_backend_name() == "sqlite" and url.database:
-        return url.database
-    return url.render_as_string(hide_password=True)
-
-
-def _why(error: SQLAlchemyError) -> str:
-    """The database's own words, without SQLAlchemy's statement dump and link."""
-    original = getattr(error, "orig", None)
-    said = str(original if original is not None else error).strip().splitlines()
-    reason = said[0] if said else type(error).__name__
-    if "readonly" in reason or "read-only" in reason:
-        return f"{reason}. Give the server a database it can write to."
-    return reason
 
 
 def _table_row(r: Any) -> TableRow:

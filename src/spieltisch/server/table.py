@@ -12,30 +12,30 @@ one transaction) before anybody is told about them.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import random
 import secrets
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from spieltisch.bots.base import bot_names, make_bot
+from spieltisch.bots.base import make_bot
 from spieltisch.core.errors import IllegalAction
 from spieltisch.core.protocol import CHANCE, Game, JsonValue
 from spieltisch.core.record import GameRecord
 from spieltisch.core.registry import make_game
-from spieltisch.server.settle import (
-    CatchTiming,
-    CatchWindow,
-    Motion,
-    Show,
-    late_pieces,
-    make_show,
-    needs_physics,
-    settle_with_motion,
-    wants_window,
+from spieltisch.server.common import (
+    TableError,
+    bot_decision,
+    chat_json,
+    check_bot_spec,
+    hash_token,
+    new_token,
+    sentence,
+    stand_in_bot,
 )
-from spieltisch.server.store import MAX_BOT_SPEC, ChatRow, EntryRow, SeatRow, Store, TableRow
+from spieltisch.server.hooks import hooks_for, needs_physics, settle_with_motion
+from spieltisch.server.settle import CatchTiming, CatchWindow, Motion, Show, make_show
+from spieltisch.server.store import ChatRow, EntryRow, SeatRow, Store, TableRow
 
 __all__ = [
     "CHAT_TAIL",
@@ -61,44 +61,6 @@ CHAT_TAIL = 30
 CHAT_BURST = 5
 CHAT_WINDOW = 10.0
 """A seat may say at most `CHAT_BURST` chat lines in any `CHAT_WINDOW` seconds."""
-
-
-class TableError(Exception):
-    """A request the table refuses; `code` is stable for programs, the message is for people."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def check_bot_spec(spec: str) -> None:
-    """Refuse a bot spec longer than a seat can store."""
-    if len(spec) > MAX_BOT_SPEC:
-        raise TableError("bad_bot", f"A bot spec may have at most {MAX_BOT_SPEC} characters.")
-
-
-def stand_in_bot(game: Game[Any, Any]) -> str:
-    """The bot that plays for a person who left or ran out of time."""
-    names = bot_names(game.name)
-    for preferred in ("optimal", "greedy", "random"):
-        if preferred in names:
-            return preferred
-    return names[0]
-
-
-def bot_decision(game: Game[Any, Any], state: Any, spec: str, seed: int) -> str:
-    """What the bot `spec`, seeded by `seed`, plays in `state` (a job for a worker)."""
-    bot = make_bot(game, spec, seed)
-    return str(game.format_action(bot.choose(state)))
 
 
 @dataclass
@@ -241,7 +203,7 @@ class LiveTable:
             action = self.game.parse_action(self.state, text)
             state = self.game.apply(self.state, action)
         except IllegalAction as error:
-            raise TableError("illegal_action", _sentence(str(error))) from None
+            raise TableError("illegal_action", sentence(str(error))) from None
         self._apply(seat, action, state)
         self.run_chance()
 
@@ -288,7 +250,8 @@ class LiveTable:
     # --- the catch window (Riff Raff, a person catching by hand) -----------------------------
     def catcher(self) -> int | None:
         """The person who is to catch falling pieces by hand now, or None."""
-        return wants_window(self.game, self.state, self.seats)
+        physics = hooks_for(self.game.name).physics
+        return None if physics is None else physics.catcher(self.game, self.state, self.seats)
 
     def window(self) -> CatchWindow | None:
         """The catch window of the latest show, if one was opened."""
@@ -304,7 +267,10 @@ class LiveTable:
             raise TableError(
                 "too_late", f"The catch came {late} after the window closed; nothing was caught."
             )
-        landed = late_pieces(self.game, self.state, window, text, now)
+        physics = hooks_for(self.game.name).physics
+        landed = (
+            [] if physics is None else physics.late_pieces(self.game, self.state, window, text, now)
+        )
         if landed:
             names = ", ".join(str(b) for b in landed)
             raise TableError(
@@ -398,7 +364,7 @@ class LiveTable:
         try:
             make_bot(self.game, spec)
         except KeyError as error:
-            raise TableError("unknown_bot", _sentence(str(error.args[0]))) from None
+            raise TableError("unknown_bot", sentence(str(error.args[0]))) from None
         stand_in = replace(current, bot=spec, token_hash=None, replaced=True)
         self.event("replaced", {"seat": seat, "name": current.name, "bot": spec}, stand_in)
 
@@ -518,15 +484,3 @@ class LiveTable:
             "chat": [chat_json(line) for line in self.chat] if full else None,
             "result": self.result(),
         }
-
-
-def chat_json(line: ChatRow) -> dict[str, JsonValue]:
-    return {"n": line.n, "seat": line.seat, "name": line.name, "text": line.text}
-
-
-def _sentence(text: str) -> str:
-    text = text.strip()
-    if not text:
-        return "That is not possible now."
-    text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."

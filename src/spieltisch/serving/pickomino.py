@@ -1,4 +1,5 @@
-"""Odds for the player to move, from a game's solver where the game has one."""
+"""Pickomino at the web table: the odds for the player to move, from the turn solver and the
+win-probability model, and the friendly bot of its guided first game."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from spieltisch.games.pickomino.rules import Pickomino
 from spieltisch.games.pickomino.solver import solve_turn
 from spieltisch.games.pickomino.state import Phase
 from spieltisch.games.pickomino.winner import shipped_win_chances
+from spieltisch.server.hooks import GameHooks
 
-__all__ = ["odds_for"]
+__all__ = ["HOOKS", "odds_for"]
 
 
 def odds_for(game: Game[Any, Any], state: Any) -> list[dict[str, JsonValue]] | None:
@@ -30,3 +32,6 @@ def odds_for(game: Game[Any, Any], state: Any) -> list[dict[str, JsonValue]] | N
             entry["p_win"] = round(wins[odds.action], 4)
         found.append(entry)
     return found
+
+
+HOOKS = GameHooks(tutor="greedy", odds=odds_for)

@@ -1,0 +1,275 @@
+"""The timed work of the tables: bot turns, a Riff Raff placement's physics, turn clocks and
+catch windows.
+
+Each kind of work a table needs now runs as one task per table, supervised: a failure (a
+storage error, a bug) is logged and the work runs again after a growing back-off, starting
+from the table as it is then. The work waits on the lobby's clock, is done only if the table
+is still at the version it was planned for and this worker still holds its lease, and goes
+through the same play, store and push steps as a person's move. A turn clock's deadline is
+stored (`deadlines`), so a restart keeps it instead of starting the clock over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from concurrent.futures import BrokenExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from spieltisch.server.common import (
+    TableError,
+    bot_decision,
+    is_tutorial,
+    reason,
+    stand_in_bot,
+    tutorial_left,
+)
+from spieltisch.server.hooks import settle_with_motion
+from spieltisch.server.settle import CatchWindow
+from spieltisch.server.table import LiveTable
+
+if TYPE_CHECKING:
+    from spieltisch.server.lobby import Lobby
+
+__all__ = ["BOT_PACES", "CLOCK", "TUTORIAL_PACE", "Scheduler", "Timers"]
+
+log = logging.getLogger(__name__)
+
+TUTORIAL_PACE = 2.0
+"""A guided game's bot waits this many times the usual delay, slow enough to follow."""
+BOT_PACES = {"instant": 0.0, "normal": 1.0, "slow": 2.5}
+"""A table's bot pace: how many times the lobby's `bot_delay` its bots pause before a move."""
+CLOCK = "clock"
+"""The kind of a turn clock's stored deadline."""
+
+
+@dataclass
+class Timers:
+    """A table's timed work that runs now, and its turn clock."""
+
+    bot: asyncio.Task[None] | None = None
+    clock: asyncio.Task[None] | None = None
+    catch: asyncio.Task[None] | None = None  # closes a person's catch window
+    physics: asyncio.Task[None] | None = None  # a Riff Raff placement's settle
+    deadline: float | None = None  # wall-clock time when the turn clock runs out
+    clocked_seat: int | None = None
+
+    def tasks(self) -> list[asyncio.Task[None]]:
+        """The table's timer tasks that exist."""
+        return [t for t in (self.bot, self.clock, self.catch, self.physics) if t is not None]
+
+
+class Scheduler:
+    """Plans and runs the timed work of the lobby's tables."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+
+    def resume(self) -> None:
+        """Start the bots and clocks of every table (needs the running event loop)."""
+        self.lobby.work.warm()
+        for table in self.lobby.tables.values():
+            self.schedule(table)
+
+    def schedule(self, table: LiveTable) -> None:
+        if tutorial_left(table) or not self.lobby.site.owns(table.id):
+            return
+        timers = self.lobby.timers.setdefault(table.id, Timers())
+        if table.bot_to_move() is not None and (timers.bot is None or timers.bot.done()):
+            timers.bot = self.supervised("bot turn", table.id, self.bot_turn)
+        if table.physics_due() and (timers.physics is None or timers.physics.done()):
+            timers.physics = self.supervised("physics", table.id, self.settle)
+        self.schedule_clock(table, timers)
+
+    def supervised(
+        self, what: str, table_id: str, work: Callable[..., Awaitable[None]], *args: Any
+    ) -> asyncio.Task[None]:
+        """A task running `work(table_id, *args)`; when it fails (a save error, a bug) it is
+        logged and run again after a back-off, so a table goes on once storage is back."""
+
+        async def supervise() -> None:
+            delay = self.lobby.retry_first
+            while True:
+                try:
+                    return await work(table_id, *args)
+                except Exception as error:
+                    if isinstance(error, TableError) and error.code == "stale_version":
+                        continue  # another worker came first: the table was read anew
+                    log.exception("table %s: %s failed; again in %g s", table_id, what, delay)
+                await self.lobby.clock.sleep(delay)
+                delay = min(2 * delay, self.lobby.retry_most)
+
+        return asyncio.get_running_loop().create_task(supervise())
+
+    def schedule_clock(self, table: LiveTable, timers: Timers) -> None:
+        seat = table.mover()
+        human = seat is not None and table.seats[seat].bot is None
+        if not human or table.row.clock is None:
+            if timers.deadline is not None:  # the other workers forget it too
+                self.lobby.site.publish(
+                    {"k": "clock", "t": table.id, "v": table.version, "d": None}
+                )
+                self._keep_deadline(table.id, None)
+            self.stop_clock(timers)
+            return
+        if timers.clock is not None and not timers.clock.done() and timers.clocked_seat == seat:
+            return  # the same person's turn goes on: the clock keeps running
+        taken_over = timers.deadline if timers.clocked_seat == seat else None  # heard or stored
+        self.stop_clock(timers)
+        timers.deadline = taken_over or self.lobby.clock.now() + table.row.clock
+        timers.clocked_seat = seat
+        if taken_over is None and seat is not None:
+            self._keep_deadline(table.id, (seat, timers.deadline))
+        timers.clock = self.supervised(
+            "turn clock", table.id, self.run_clock, timers.deadline, seat
+        )
+        self.lobby.site.publish(
+            {"k": "clock", "t": table.id, "v": table.version, "d": timers.deadline}
+        )
+
+    @staticmethod
+    def stop_clock(timers: Timers) -> None:
+        if timers.clock is not None and not timers.clock.done():
+            timers.clock.cancel()
+        timers.clock, timers.deadline, timers.clocked_seat = None, None, None
+
+    def unchanged(self, table: LiveTable, version: int) -> bool:
+        """Whether `table` is still the live table at `version` (after work beside the loop)
+        and this worker still runs its timers."""
+        live = self.lobby.tables.get(table.id) is table and table.version == version
+        return live and self.lobby.site.owns(table.id)
+
+    async def bot_turn(self, table_id: str) -> None:
+        """Play the bots' moves while a bot is to move; a move decided on a table that has
+        changed meanwhile is thrown away and decided anew."""
+        while (spec := self.lobby.tables[table_id].bot_to_move()) is not None:
+            await self.lobby.clock.sleep(self.bot_pause(self.lobby.tables[table_id]))
+            table = self.lobby.tables[table_id]
+            if tutorial_left(table):
+                return
+            await self.lobby.clock.sleep(
+                table.show_left(self.lobby.clock.now())
+            )  # the ship's motion
+            spec, seat, version = table.bot_to_move(), table.mover(), table.version
+            if spec is None or seat is None:
+                return
+            try:
+                action = await self.decide(table, spec)
+            except BrokenExecutor:
+                raise  # a worker died, not the bot's fault: tried again (see `supervised`)
+            except Exception as error:  # it raised or ran out of time
+                if self.unchanged(table, version):
+                    await self.replace_bot(table, seat, spec, error)
+                continue
+            if self.unchanged(table, version):
+                table.play(seat, action)
+                await self.lobby.changed(table)
+
+    def bot_pause(self, table: LiveTable) -> float:
+        """Seconds a bot at `table` waits before each move, by the table's pace (a guided
+        game's bot is slower still, so the learner can follow)."""
+        tutorial = TUTORIAL_PACE if is_tutorial(table) else 1.0
+        return self.lobby.bot_delay * BOT_PACES.get(table.row.pace, 1.0) * tutorial
+
+    async def decide(self, table: LiveTable, spec: str) -> str:
+        """The move of bot `spec` at `table` now, worked out in the pool."""
+        return await self.lobby.work.run(
+            bot_decision, table.game, table.state, spec, table.bot_seed
+        )
+
+    async def replace_bot(self, table: LiveTable, seat: int, spec: str, error: Exception) -> None:
+        """A bot that failed is replaced for the rest of the game: by the game's stand-in,
+        or by the random bot if the stand-in itself failed."""
+        stand_in = stand_in_bot(table.game)
+        if spec == stand_in:
+            stand_in = "random"
+        if spec == stand_in:
+            raise error  # even the random bot fails: retried later (see `supervised`)
+        log.warning(
+            "table %s: bot %s of seat %d failed (%s); %s plays on",
+            table.id,
+            spec,
+            seat + 1,
+            reason(error),
+            stand_in,
+        )
+        table.replace_bot(seat, stand_in, {"bot": spec, "reason": reason(error)})
+        await self.lobby.changed(table)
+
+    async def settle(self, table_id: str) -> None:
+        """Run the physics of the chance node due (a Riff Raff placement) in the pool, then
+        apply and push it."""
+        while (table := self.lobby.tables[table_id]).physics_due() and not tutorial_left(table):
+            version = table.version
+            motion = await self.lobby.work.run(
+                settle_with_motion, table.game, table.state, table.dice()
+            )
+            if motion is not None and self.unchanged(table, version):
+                table.apply_motion(motion)
+                await self.lobby.changed(table)
+
+    async def run_clock(self, table_id: str, deadline: float, seat: int) -> None:
+        await self.lobby.clock.sleep(max(0.0, deadline - self.lobby.clock.now()))
+        timers = self.lobby.timers[table_id]
+        if timers.clock is asyncio.current_task():  # run out: the next turn gets a new clock
+            timers.clock, timers.deadline, timers.clocked_seat = None, None, None
+            self._keep_deadline(table_id, None)
+        table = self.lobby.tables[table_id]
+        if table.mover() != seat:
+            return
+        spec = stand_in_bot(table.game)
+        table.event("timeout", {"seat": seat, "bot": spec}, None)
+        while (table := self.lobby.tables[table.id]).mover() == seat:
+            version = table.version
+            try:
+                action = await self.decide(table, spec)
+            except Exception as error:
+                log.warning("table %s: stand-in %s failed (%s)", table.id, spec, reason(error))
+                action = table.bot_action("random")  # quick, and cannot fail
+            if self.unchanged(table, version):
+                table.play(seat, action)
+        await self.lobby.changed(table)
+
+    def schedule_catch(self, table: LiveTable, window: CatchWindow) -> None:
+        timers = self.lobby.timers.setdefault(table.id, Timers())
+        if timers.catch is not None and not timers.catch.done():
+            timers.catch.cancel()
+        timers.catch = self.supervised("catch window", table.id, self.close_catch, window)
+
+    async def close_catch(self, table_id: str, window: CatchWindow) -> None:
+        """When the window runs out, the person has caught nothing: the server says so."""
+        await self.lobby.clock.sleep(max(0.0, window.closes - self.lobby.clock.now()))
+        table = self.lobby.tables[table_id]
+        if table.version != window.version or table.catcher() != window.seat:
+            return
+        if not self.lobby.site.owns(table_id):
+            return
+        table.play(window.seat, "catch none")
+        await self.lobby.changed(table)
+
+    def stop_timers(self, table_id: str) -> None:
+        timers = self.lobby.timers.pop(table_id, Timers())
+        for task in timers.tasks():
+            if task is not asyncio.current_task():
+                task.cancel()
+
+    def _keep_deadline(self, table_id: str, clock: tuple[int, float] | None) -> None:
+        """Store the turn clock's (seat, deadline), or that none runs, so that a restart keeps
+        it; if storage fails the clock runs on in memory (a restart would start it over)."""
+        try:
+            if clock is None:
+                self.lobby.store.drop_deadline(table_id, CLOCK)
+            else:
+                self.lobby.store.set_deadline(table_id, CLOCK, *clock)
+        except SQLAlchemyError as error:
+            log.warning("table %s: its turn clock was not stored (%s)", table_id, reason(error))
+
+    def restore_clock(self, table: LiveTable, clock: tuple[int, float] | None) -> None:
+        """Take a stored turn clock (seat, deadline) up again if that seat is still to move."""
+        if clock is not None and clock[0] == table.mover():
+            timers = self.lobby.timers.setdefault(table.id, Timers())
+            timers.clocked_seat, timers.deadline = clock

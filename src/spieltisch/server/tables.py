@@ -1,0 +1,179 @@
+"""The tables a worker keeps in memory, and their lifecycle: loading them (at start-up, when
+another worker made one, after a failed save), keeping the latest finished games and reading
+an older one again on demand, closing idle tables and forgetting closed ones.
+
+A restart loses nothing: every table is rebuilt by replaying its stored actions, and a turn
+clock that was running is taken up with its stored deadline. A person's catch window does not
+survive a restart (its motion is not stored): the catch is closed empty at once.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import TYPE_CHECKING
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from spieltisch.server.common import TableError, reason
+from spieltisch.server.scheduler import CLOCK
+from spieltisch.server.store import TableRow
+from spieltisch.server.table import LiveTable
+
+if TYPE_CHECKING:
+    from spieltisch.server.lobby import Lobby
+
+__all__ = ["TableKeeper"]
+
+log = logging.getLogger(__name__)
+
+
+class TableKeeper:
+    """Brings tables into the lobby's memory and lets them go."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        self._swept = 0.0  # when idle tables were last looked for
+
+    def load(self) -> None:
+        """Rebuild every stored table (after a restart, from the same states), with its turn
+        clock; a table that cannot be rebuilt is marked broken and the others start."""
+        clocks = self.lobby.store.deadlines(CLOCK)
+        for table_id in self.lobby.store.table_ids():
+            table = self.add(table_id, at_start=True)
+            if table is not None:
+                self.lobby.scheduler.restore_clock(table, clocks.get(table_id))
+        self.lobby.broken.update(self.lobby.store.broken())
+        self.lobby.closed.update(self.lobby.store.closed())
+
+    def add_stored(self, table_id: str) -> None:
+        """A table another worker made (or that left this worker's memory) is read."""
+        if not self.knows(table_id):
+            self.add(table_id)
+
+    def knows(self, table_id: str) -> bool:
+        """Whether the table is in memory, or known to be closed, broken, unavailable or
+        finished and stored away."""
+        lobby = self.lobby
+        found = (lobby.tables, lobby.closed, lobby.broken, lobby.unavailable, lobby.stored_away)
+        return any(table_id in where for where in found)
+
+    def add(self, table_id: str, at_start: bool = False) -> LiveTable | None:
+        """The one way a stored table comes into memory, at start-up (`at_start`) or when
+        another worker made it. Whatever fails while reading or replaying it (bad JSON, bad
+        text, rules that refuse a stored move) marks it broken, and None is returned; only a
+        database that cannot be reached at all stops the caller. At start-up the table is
+        also marked broken in the database; a table another worker made is only skipped
+        here (that worker may run a newer version that can load it)."""
+        try:
+            row = self.lobby.store.table(table_id)
+            if row is None:
+                return None
+            table = self.read(row)
+            if at_start and not self.lobby.site.shared:  # else its owner does (`gained`)
+                self.close_lost_catch(table)
+                self.roll_lost_chance(table)
+        except Exception as error:
+            if isinstance(error, SQLAlchemyError) and not self.lobby.store.readable():
+                raise  # the database, not the table: nothing can go on
+            self._mark_broken(table_id, reason(error), stored=at_start)
+            return None
+        self.lobby.tables[table_id] = table
+        if table.over:
+            self.keep_finished(table_id)
+        return table
+
+    def _mark_broken(self, table_id: str, why: str, stored: bool) -> None:
+        log.error("table %s cannot be loaded (%s); it is marked broken and skipped", table_id, why)
+        if stored:
+            self.lobby.store.mark_broken(table_id, why)
+        self.lobby.broken[table_id] = why
+
+    def read(self, row: TableRow) -> LiveTable:
+        table = LiveTable.load(self.lobby.store, row, self.lobby.timing)
+        table.inline_physics = False
+        table.touched = self.lobby.clock.now()
+        return table
+
+    def close_lost_catch(self, table: LiveTable) -> None:
+        """A person's catch window does not survive a restart (its motion is not stored):
+        the catch is closed empty at once, as if the window had run out."""
+        seat = table.catcher()
+        if seat is None:
+            return
+        table.event("catch_lost", {"seat": seat}, None)
+        table.play(seat, "catch none")
+        self.store_now(table)
+
+    def roll_lost_chance(self, table: LiveTable) -> None:
+        """Dice that were due but not stored (the server stopped in between) are rolled now:
+        the same dice, as they are drawn by the table's seed and version."""
+        table.run_chance()
+        self.store_now(table)
+
+    def store_now(self, table: LiveTable) -> None:
+        """Store the table's queued changes at once, outside the group commit (at start-up
+        and when closing a table)."""
+        self.lobby.store.add_entries([(table.id, e, s) for e, s in table.take_unsaved()])
+
+    def fetch_finished(self, table_id: str) -> LiveTable:
+        """A finished game that left memory, read again (and kept among the latest)."""
+        row = self.lobby.store.table(table_id)
+        if row is None:
+            raise TableError("no_table", f"There is no table '{table_id}'.")
+        table = self.read(row)
+        self.lobby.stored_away.discard(table_id)
+        self.lobby.tables[table_id] = table
+        self.keep_finished(table_id)
+        return table
+
+    def keep_finished(self, table_id: str) -> None:
+        """Memory holds the latest `finished_kept` finished games; an older one is read from
+        the database again when somebody asks for it (its record or replay)."""
+        if table_id in self.lobby.finished_in_memory:
+            return
+        self.lobby.finished_in_memory.append(table_id)
+        while len(self.lobby.finished_in_memory) > self.lobby.finished_kept:
+            oldest = self.lobby.finished_in_memory.pop(0)
+            if oldest in self.lobby.tables and not self.lobby.connections.get(oldest):
+                del self.lobby.tables[oldest]
+                self.lobby.timers.pop(oldest, None)
+                self.lobby.connections.pop(oldest, None)
+                self.lobby.stored_away.add(oldest)
+
+    def close_idle(self) -> None:
+        """Close the unfinished tables that have not changed for `idle_close` seconds (looked
+        for at most every few minutes, when the lobby is looked at or a table is made)."""
+        now = self.lobby.clock.now()
+        if now - self._swept < min(60.0, self.lobby.idle_close / 4):
+            return
+        self._swept = now
+        for table in list(self.lobby.tables.values()):
+            idle = now - table.touched >= self.lobby.idle_close
+            if not table.over and idle and self.lobby.site.owns(table.id):
+                self.close_table(table, now)
+
+    def close_table(self, table: LiveTable, now: float) -> None:
+        """Note the closing in the table's history, keep its rows, let it go from memory
+        and tell whoever still looks at it."""
+        table.event("closed", {"idle_seconds": round(now - table.touched)}, None)
+        try:
+            self.store_now(table)
+            self.lobby.store.mark_closed(table.id, now)
+        except SQLAlchemyError:
+            log.exception("table %s: closing it failed; it stays open for now", table.id)
+            self.lobby.tables[table.id] = self.read(table.row)
+            return
+        log.info("table %s: closed after %d s without a change", table.id, now - table.touched)
+        self.forget(table.id)
+        self.lobby.site.publish({"k": "closed", "t": table.id})
+
+    def forget(self, table_id: str) -> None:
+        """A closed table leaves memory; whoever still looks at it is told."""
+        self.lobby.tables.pop(table_id, None)
+        self.lobby.closed.add(table_id)
+        self.lobby.scheduler.stop_timers(table_id)
+        gone = TableError("table_closed", "This table was closed: nobody played on it for long.")
+        message = json.dumps({"type": "error", "code": gone.code, "message": gone.message})
+        for connection in list(self.lobby.connections.pop(table_id, set())):
+            connection.finish(message)
