@@ -33,7 +33,7 @@ async def play_until_timeout(path: Path) -> tuple[list[dict[str, object]], int |
     clock = ManualClock()
     store = Store(db_url(path, "clock"))
     lobby = Lobby(store, bot_delay=0.0, clock=clock, executor=threads())
-    table = lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], clock=CLOCK, seed=5)
+    table = await lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], clock=CLOCK, seed=5)
     await lobby.join(table.id, None, "Anna")
     await lobby.join(table.id, None, "Bert")
     await settle()
@@ -67,7 +67,7 @@ async def restart_mid_turn(path: Path) -> tuple[float | None, float | None, int,
     the clock is moved on to just before and to the deadline set before the restart."""
     clock = ManualClock()
     lobby = Lobby(Store(db_url(path, "restart")), bot_delay=0.0, clock=clock, executor=threads())
-    table = lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], clock=CLOCK, seed=5)
+    table = await lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], clock=CLOCK, seed=5)
     await lobby.join(table.id, None, "Anna")
     await lobby.join(table.id, None, "Bert")
     await settle()

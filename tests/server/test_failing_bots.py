@@ -50,7 +50,9 @@ def game_ends_with_greedy_failing(
     path: Path, fail: Callable[[Lobby, ManualClock], Awaitable[None]] | None = None
 ) -> LiveTable:
     async def play(lobby: Lobby, clock: ManualClock) -> None:
-        table = lobby.create("pickomino", {}, [SeatSpec("greedy"), SeatSpec("optimal")], seed=2)
+        table = await lobby.create(
+            "pickomino", {}, [SeatSpec("greedy"), SeatSpec("optimal")], seed=2
+        )
         if fail is not None:
             await fail(lobby, clock)
         await until(lambda: lobby.tables[table.id].over)

@@ -4,6 +4,7 @@ start; the same holds for a table another worker made."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -14,10 +15,15 @@ from tests.server.helpers import threads
 
 
 def three_tables(url: str) -> list[str]:
-    lobby = Lobby(Store(url), clock=ManualClock(), executor=threads())
-    made = [lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=n) for n in range(3)]
-    lobby.store.close()
-    return [table.id for table in made]
+    async def make() -> list[str]:
+        lobby = Lobby(Store(url), clock=ManualClock(), executor=threads())
+        seats = [SeatSpec(), SeatSpec()]
+        made = [await lobby.create("pickomino", {}, seats, seed=n) for n in range(3)]
+        lobby.storage.close()
+        lobby.store.close()
+        return [table.id for table in made]
+
+    return asyncio.run(make())
 
 
 def spoil(path: Path, bad_json: str, bad_text: str) -> None:
@@ -46,7 +52,7 @@ def test_a_table_of_another_worker_that_cannot_be_read_is_skipped(tmp_path: Path
     bad_json, bad_text, good = three_tables(f"sqlite:///{path}")  # made by another worker
     spoil(path, bad_json, bad_text)
     for table_id in (bad_json, bad_text, good):
-        lobby.keeper.add_stored(table_id)
+        asyncio.run(lobby.keeper.add_stored(table_id))
     assert set(lobby.tables) == {good}
     assert set(lobby.broken) == {bad_json, bad_text}
     assert lobby.store.broken() == {}  # that worker may be able to load them

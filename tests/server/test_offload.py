@@ -114,7 +114,9 @@ def test_worker_processes_play_a_whole_bot_game(tmp_path: Path) -> None:
     async def play() -> bool:
         store = Store(db_url(tmp_path, "pool"))
         lobby = Lobby(store, bot_delay=0.0, clock=ManualClock(), executor=process_pool(1))
-        table = lobby.create("pickomino", {}, [SeatSpec("optimal"), SeatSpec("greedy")], seed=2)
+        table = await lobby.create(
+            "pickomino", {}, [SeatSpec("optimal"), SeatSpec("greedy")], seed=2
+        )
         end = time.monotonic() + LIVENESS
         while not lobby.tables[table.id].over and time.monotonic() < end:
             await asyncio.sleep(0.01)

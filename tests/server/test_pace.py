@@ -32,7 +32,7 @@ async def first_move_waits(path: Path, pace: str) -> tuple[bool, bool]:
     it comes once the pause is over."""
     clock = ManualClock()
     lobby = new_lobby(path, clock)
-    table = lobby.create("pickomino", {}, BOTS, seed=3, pace=pace)
+    table = await lobby.create("pickomino", {}, BOTS, seed=3, pace=pace)
     start = table.version
     await settle()
     clock.advance(DELAY * BOT_PACES[pace] - 0.01)
@@ -55,7 +55,7 @@ def test_bots_pause_by_the_tables_pace(tmp_path: Path, pace: str) -> None:
 async def instant_game(path: Path) -> tuple[bool, float]:
     clock = ManualClock()
     lobby = new_lobby(path, clock)
-    table = lobby.create("pickomino", {}, BOTS, seed=3, pace="instant")
+    table = await lobby.create("pickomino", {}, BOTS, seed=3, pace="instant")
     await until(lambda: lobby.tables[table.id].over)  # the clock never moves
     over = lobby.tables[table.id].over
     await lobby.close()
@@ -71,7 +71,8 @@ def test_instant_bots_play_a_whole_game_without_the_clock_moving(tmp_path: Path)
 def test_the_pace_is_kept_with_the_table_and_survives_a_restart(tmp_path: Path) -> None:
     clock = ManualClock()
     lobby = new_lobby(tmp_path, clock)
-    table = lobby.create("pickomino", {}, [SeatSpec(), SeatSpec("greedy")], seed=1, pace="slow")
+    seats = [SeatSpec(), SeatSpec("greedy")]
+    table = asyncio.run(lobby.create("pickomino", {}, seats, seed=1, pace="slow"))
     assert table.summary()["pace"] == "slow"
     lobby.store.close()
     again = new_lobby(tmp_path, clock)
@@ -84,7 +85,7 @@ def test_the_pace_is_kept_with_the_table_and_survives_a_restart(tmp_path: Path) 
 def test_an_unknown_pace_is_refused_and_makes_no_table(tmp_path: Path) -> None:
     lobby = new_lobby(tmp_path, ManualClock())
     with pytest.raises(TableError) as refused:
-        lobby.create("pickomino", {}, BOTS, seed=1, pace="fast")
+        asyncio.run(lobby.create("pickomino", {}, BOTS, seed=1, pace="fast"))
     assert refused.value.code == "bad_pace"
     assert "instant, normal, slow" in refused.value.message
     assert lobby.tables == {} and lobby.store.tables() == []

@@ -89,9 +89,9 @@ def test_an_idle_table_is_closed_and_a_finished_one_kept(tmp_path: Path) -> None
 
     async def scenario() -> None:
         lobby = Lobby(Store(url), 0.0, clock, executor=threads(), idle_close=3600.0)
-        idle = lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()])
-        busy = lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()])
-        finished = lobby.create("pickomino", {}, [SeatSpec("greedy"), SeatSpec("greedy")])
+        idle = await lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()])
+        busy = await lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()])
+        finished = await lobby.create("pickomino", {}, [SeatSpec("greedy"), SeatSpec("greedy")])
         while not finished.over:
             await lobby.scheduler.bot_turn(finished.id)
         clock.advance(3000)
@@ -102,6 +102,7 @@ def test_an_idle_table_is_closed_and_a_finished_one_kept(tmp_path: Path) -> None
         with pytest.raises(TableError) as closed:
             lobby.get(idle.id)
         assert closed.value.code == "table_closed"
+        await lobby.writer.finish()  # the closing is stored in the background
         entries = lobby.store.entries(idle.id)
         assert entries[-1].key == "closed" and entries[-1].args == {"idle_seconds": 3600}
         await lobby.close()
@@ -188,13 +189,13 @@ def test_memory_keeps_only_the_latest_finished_games(tmp_path: Path) -> None:
         made = []
         for seed in range(4):
             bots = [SeatSpec("greedy"), SeatSpec("greedy")]
-            table = lobby.create("pickomino", {}, bots, seed=seed)
+            table = await lobby.create("pickomino", {}, bots, seed=seed)
             while table.id not in lobby.finished_in_memory:  # over, stored and counted
                 await asyncio.sleep(0.01)
             made.append(table)
         assert set(lobby.tables) == {made[2].id, made[3].id}
         assert {t.id for t in lobby.finished_tables(20)} == {made[2].id, made[3].id}
-        again = lobby.get(made[0].id)  # read from the database when asked for
+        again = await lobby.find(made[0].id)  # read from the database when asked for
         assert again.over and again.record().actions == made[0].record().actions
         assert made[2].id not in lobby.tables  # and the oldest in memory made room
         await lobby.close()

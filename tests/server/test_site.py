@@ -109,7 +109,7 @@ def versions(messages: list[dict[str, Any]]) -> list[int]:
 def test_a_move_made_through_one_worker_reaches_a_seat_on_the_other(tmp_path: Path) -> None:
     async def main() -> None:
         async with site(tmp_path) as (a, b):
-            table = a.lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=3)
+            table = await a.lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=3)
             await until(lambda: table.id in b.lobby.tables, "B hears of the new table")
             ada, _ = await a.lobby.join(table.id, None, "Ada")
             bea, _ = await b.lobby.join(table.id, None, "Bea")
@@ -129,7 +129,7 @@ def test_a_move_made_through_one_worker_reaches_a_seat_on_the_other(tmp_path: Pa
 def test_of_two_workers_storing_the_same_version_one_is_refused(tmp_path: Path) -> None:
     async def main() -> None:
         async with site(tmp_path) as (a, b):
-            table = a.lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=4)
+            table = await a.lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=4)
             await a.lobby.join(table.id, 0, "Ada")
             await a.lobby.join(table.id, 1, "Bea")
             await until(lambda: started(b, table.id), "B is up to date")
@@ -163,7 +163,7 @@ def test_of_two_workers_storing_the_same_version_one_is_refused(tmp_path: Path) 
 def test_chat_lines_reach_the_other_worker_and_keep_their_order(tmp_path: Path) -> None:
     async def main() -> None:
         async with site(tmp_path) as (a, b):
-            table = a.lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=5)
+            table = await a.lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=5)
             await a.lobby.join(table.id, 0, "Ada")
             await until(lambda: table.id in b.lobby.tables, "B has the table")
             watched = b.watch(table.id)
@@ -190,7 +190,7 @@ def test_only_the_owner_runs_a_tables_bots_and_another_takes_over_when_it_dies(
         async with site(tmp_path) as (a, b):
             a.lobby.bot_delay = b.lobby.bot_delay = 0.05
             seats = [SeatSpec("greedy"), SeatSpec("random")]
-            table = a.lobby.create("pickomino", {}, seats, seed=6)
+            table = await a.lobby.create("pickomino", {}, seats, seed=6)
             await until(lambda: a.site.owns(table.id), "A owns the table it made")
             await until(lambda: table.id in b.lobby.tables, "B has the table")
             assert not b.site.owns(table.id)
@@ -219,7 +219,7 @@ def test_while_the_broker_is_away_changes_are_found_in_the_database(tmp_path: Pa
 
     async def main() -> None:
         async with site(tmp_path, f"redis://127.0.0.1:{proxy.port}/0") as (a, b):
-            table = a.lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=7)
+            table = await a.lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=7)
             await a.lobby.join(table.id, 0, "Ada")
             await a.lobby.join(table.id, 1, "Bea")
             await until(lambda: started(b, table.id), "B is up to date")
@@ -245,8 +245,8 @@ def test_a_seat_or_table_made_through_one_worker_is_known_on_the_other_at_once(
 ) -> None:
     async def main() -> None:
         async with site(tmp_path) as (a, b):
-            table = a.lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=8)
-            assert b.lobby.get(table.id).id == table.id  # before any news: from the database
+            table = await a.lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=8)
+            assert (await b.lobby.find(table.id)).id == table.id  # before any news: stored
             seat, token = await a.lobby.join(table.id, None, "Ada")
             found, held = await b.lobby.seat_with(table.id, token)  # the news may be late
             assert held == seat and found.seats[seat].name == "Ada"
@@ -275,7 +275,9 @@ def test_the_database_refuses_a_version_stored_twice_and_keeps_the_first(tmp_pat
 def test_a_turn_clock_taken_over_keeps_its_deadline(tmp_path: Path) -> None:
     async def main() -> None:
         async with site(tmp_path) as (a, b):
-            table = a.lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], clock=600, seed=9)
+            table = await a.lobby.create(
+                "pickomino", {}, [SeatSpec(), SeatSpec()], clock=600, seed=9
+            )
             await until(lambda: a.site.owns(table.id), "A owns the table it made")
             await a.lobby.join(table.id, 0, "Ada")
             await a.lobby.join(table.id, 1, "Bea")
@@ -300,7 +302,7 @@ def test_a_turn_clock_taken_over_keeps_its_deadline(tmp_path: Path) -> None:
 def test_a_table_whose_lease_lapsed_for_a_moment_gets_its_bot_back(tmp_path: Path) -> None:
     async def main() -> None:
         async with site(tmp_path) as (a, _b):
-            table = a.lobby.create("pickomino", {}, [SeatSpec(), SeatSpec("greedy")], seed=10)
+            table = await a.lobby.create("pickomino", {}, [SeatSpec(), SeatSpec("greedy")], seed=10)
             await until(lambda: a.site.owns(table.id), "A owns the table it made")
             await a.lobby.join(table.id, 0, "Ada")
             live = a.lobby.tables[table.id]
@@ -320,7 +322,7 @@ def test_a_finished_games_lease_is_let_go(tmp_path: Path) -> None:
         async with site(tmp_path) as (a, _b):
             a.lobby.bot_delay = 0.0
             seats = [SeatSpec("greedy"), SeatSpec("greedy")]
-            table = a.lobby.create("pickomino", {}, seats, seed=11, pace="instant")
+            table = await a.lobby.create("pickomino", {}, seats, seed=11, pace="instant")
             await until(lambda: a.lobby.tables[table.id].over, "the bots finish the game")
             await until(lambda: table.id not in a.site.owned, "A lets the lease go")
             assert await a.site.redis.get(a.site._lease_key(table.id)) is None

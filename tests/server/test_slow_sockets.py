@@ -40,7 +40,7 @@ def test_a_stuck_socket_is_closed_and_holds_up_nobody(tmp_path: Path) -> None:
     async def main() -> tuple[bool, bool, int]:
         store = Store(db_url(tmp_path, "s"))
         lobby = Lobby(store, 0.0, ManualClock(), executor=threads())
-        table = lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=4)
+        table = await lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=4)
         stuck = Connection(table.id, None, never_sends, close=close, limit=BEHIND)
         reader = Connection(table.id, None, receive, limit=BEHIND)
         lobby.connect(stuck)

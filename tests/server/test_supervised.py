@@ -60,7 +60,9 @@ def test_a_bot_table_goes_on_by_itself_when_storage_is_back(
 ) -> None:
     async def main() -> tuple[bool, int, int]:
         lobby, store, clock = lobby_on(tmp_path)
-        table = lobby.create("pickomino", {}, [SeatSpec("greedy"), SeatSpec("greedy")], seed=9)
+        table = await lobby.create(
+            "pickomino", {}, [SeatSpec("greedy"), SeatSpec("greedy")], seed=9
+        )
         store.failing = True
         await outage(store, clock, refusals=3)
         await until(lambda: lobby.tables[table.id].over)
@@ -78,7 +80,7 @@ def test_a_bot_table_goes_on_by_itself_when_storage_is_back(
 def test_a_turn_clock_plays_the_turn_once_storage_is_back(tmp_path: Path) -> None:
     async def main() -> tuple[int | None, list[str | None]]:
         lobby, store, clock = lobby_on(tmp_path)
-        table = lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], clock=30, seed=9)
+        table = await lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], clock=30, seed=9)
         await lobby.join(table.id, None, "Ada")
         await lobby.join(table.id, None, "Bea")
         await until(lambda: clock.sleeping() > 0)  # Ada's clock runs
@@ -119,8 +121,8 @@ def test_a_table_is_unavailable_while_storage_is_down_and_goes_on_after(tmp_path
     async def main() -> None:
         store, clock = DownStore(db_url(tmp_path, "down")), ManualClock()
         lobby = Lobby(store, 0.0, clock, executor=threads())
-        people = lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=4)
-        bots = lobby.create("pickomino", {}, [SeatSpec("greedy"), SeatSpec("greedy")], seed=5)
+        people = await lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], seed=4)
+        bots = await lobby.create("pickomino", {}, [SeatSpec("greedy"), SeatSpec("greedy")], seed=5)
         await lobby.join(people.id, None, "Ada")
         await lobby.join(people.id, None, "Bea")
         table = lobby.tables[people.id]
@@ -153,7 +155,7 @@ def test_a_table_back_from_an_outage_keeps_its_turn_clock(tmp_path: Path) -> Non
     async def main() -> tuple[float | None, float | None]:
         store, clock = DownStore(db_url(tmp_path, "clocked")), ManualClock()
         lobby = Lobby(store, 0.0, clock, executor=threads())
-        made = lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], clock=60.0, seed=4)
+        made = await lobby.create("pickomino", {}, [SeatSpec(), SeatSpec()], clock=60.0, seed=4)
         await lobby.join(made.id, None, "Ada")
         await lobby.join(made.id, None, "Bea")
         before = lobby.timers[made.id].deadline

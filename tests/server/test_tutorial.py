@@ -98,7 +98,7 @@ async def bot_waits(between: float, tutorial: bool, path: Path) -> bool:
     if tutorial:
         table, _token = await lobby.tutorial("pickomino", "Lea", seed=4)
     else:
-        table = lobby.create(
+        table = await lobby.create(
             "pickomino", {"start_seat": 0}, [SeatSpec(), SeatSpec("greedy")], seed=4
         )
         await lobby.join(table.id, 0, "Lea")

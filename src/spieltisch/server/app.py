@@ -15,7 +15,7 @@ so they see every table between two changes, never during one:
   GET  /api/tables/{id}/odds           the odds for the player to move, where the game has them
   GET  /api/games/{name}/scene         the geometry a 3D client draws the game with, if it has one
 
-WebSocket /api/tables/{id}/ws?token=T (no token: a spectator). The client sends
+WebSocket /api/tables/{id}/ws?token=T (no token: a spectator; served by `server.sockets`). It sends
   {"type": "action", "action": "take 4", "version": 17}, {"type": "sync"} or
   {"type": "chat", "text": "..."};
 the server answers with {"type": "state", "version": ...} after every change,
@@ -40,15 +40,14 @@ tools/fetch_web_deps.py; when they are missing the server says how to fetch them
 from __future__ import annotations
 
 import asyncio
-import json
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Query, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, WebSocket
 from fastapi.responses import (
     FileResponse,
     HTMLResponse,
@@ -59,11 +58,13 @@ from fastapi.responses import (
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import HTTPConnection, Request
 
 from spieltisch.core.registry import game_names
 from spieltisch.server.clock import Clock, WallClock
+from spieltisch.server.common import storage_down
 from spieltisch.server.hooks import hooks_for
 from spieltisch.server.limits import (
     BodyLimit,
@@ -71,13 +72,13 @@ from spieltisch.server.limits import (
     SeatChanges,
     SocketQuota,
     TableQuota,
-    read_json,
     strict_json,
 )
-from spieltisch.server.lobby import Connection, Lobby, SeatSpec
+from spieltisch.server.lobby import Lobby, SeatSpec
 from spieltisch.server.replays import Encoded, FinishedGames
 from spieltisch.server.settle import CatchTiming
 from spieltisch.server.site import RedisSite, Site
+from spieltisch.server.sockets import CLOSE_LAGGING, MESSAGE_TYPES, refuse_socket, serve_socket
 from spieltisch.server.store import Store
 from spieltisch.server.table import LiveTable, TableError
 
@@ -91,13 +92,9 @@ __all__ = [
     "vendor_ready",
 ]
 
-CLOSE_LAGGING = 1013
-"""The WebSocket close code for a client too far behind: 'try again later'."""
 
 MAX_MESSAGE = Limits().message
 """The largest WebSocket message (in characters) the server reads, unless set otherwise."""
-MESSAGE_TYPES = ("action", "sync", "chat")
-"""The types of message a client sends on a table's WebSocket."""
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 VENDOR_DIR = WEB_DIR / "vendor"
@@ -230,6 +227,13 @@ def create_app(
     app.add_middleware(BodyLimit, limit=limits.body)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM)  # text assets and JSON
 
+    @app.exception_handler(SQLAlchemyError)
+    async def storage_error(_request: Request, _error: Exception) -> JSONResponse:
+        """The database could not be read for this request (a table other workers made):
+        as every refusal, a JSON answer, never a traceback."""
+        down = storage_down()
+        return JSONResponse({"error": down.code, "message": down.message}, 503)
+
     @app.exception_handler(TableError)
     async def table_error(_request: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, TableError)
@@ -307,7 +311,7 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
     @app.post("/api/tables", status_code=201)
     async def create(body: CreateTable, request: Request) -> dict[str, Any]:
         seats = [SeatSpec(s.bot) for s in body.seats]
-        table = lobby.create(
+        table = await lobby.create(
             body.game,
             body.options,
             seats,
@@ -328,14 +332,14 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
 
     @app.get("/api/tables/{table_id}")
     async def table(table_id: str) -> dict[str, Any]:
-        return lobby.get(table_id).summary()
+        return (await lobby.find(table_id)).summary()
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: JoinIn) -> Joined:
-        seat_changes.check_join(lobby.get(table_id), body.seat, time.monotonic())
+        seat_changes.check_join(await lobby.find(table_id), body.seat, time.monotonic())
         seat, token = await lobby.join(table_id, body.seat, body.name)
         seat_changes.note(table_id, seat, time.monotonic())
-        return Joined(seat=seat, token=token, table=lobby.get(table_id).summary())
+        return Joined(seat=seat, token=token, table=(await lobby.find(table_id)).summary())
 
     @app.post("/api/tables/{table_id}/leave")
     async def leave(table_id: str, body: LeaveIn) -> dict[str, Any]:
@@ -343,21 +347,21 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
         await lobby.leave(table_id, body.token, body.bot)
         if seat is not None:
             seat_changes.note(table_id, seat, time.monotonic())
-        return lobby.get(table_id).summary()
+        return (await lobby.find(table_id)).summary()
 
     kept = FinishedGames()
 
     @app.get("/api/tables/{table_id}/record", response_model=dict[str, Any])
     async def record(table_id: str, request: Request) -> Response:
-        return _encoded(request, await kept.record(_finished(lobby, table_id)))
+        return _encoded(request, await kept.record(await _finished(lobby, table_id)))
 
     @app.get("/api/tables/{table_id}/replay", response_model=dict[str, Any])
     async def replay(table_id: str, request: Request) -> Response:
-        return _encoded(request, await kept.replay(_finished(lobby, table_id)))
+        return _encoded(request, await kept.replay(await _finished(lobby, table_id)))
 
     @app.get("/api/tables/{table_id}/odds")
     async def odds(table_id: str) -> dict[str, Any]:
-        table = lobby.get(table_id)
+        table = await lobby.find(table_id)
         version, game, state = table.version, table.game, table.state
         found, odds_for = None, hooks_for(game.name).odds
         if odds_for is not None and table.mover() is not None:  # beside the loop
@@ -373,7 +377,7 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
             sockets.admit(address, time.monotonic())
         except TableError as error:
             await websocket.accept()
-            await _refuse_socket(websocket, error, CLOSE_LAGGING)  # "try again later"
+            await refuse_socket(websocket, error, CLOSE_LAGGING)  # "try again later"
             return
         try:
             await serve_socket(lobby, websocket, table_id, token, limits)
@@ -421,8 +425,8 @@ def _add_test_page(app: FastAPI) -> None:
         return HTMLResponse(marked, headers={"Cache-Control": "no-cache"})
 
 
-def _finished(lobby: Lobby, table_id: str) -> LiveTable:
-    table = lobby.get(table_id)
+async def _finished(lobby: Lobby, table_id: str) -> LiveTable:
+    table = await lobby.find(table_id)
     if not table.over:
         raise TableError("not_over", "The record is shown once the game is over.")
     return table
@@ -435,89 +439,3 @@ def _encoded(request: Request, answer: Encoded) -> Response:
         return Response(answer.compressed, media_type="application/json", headers=headers)
     vary = {"Vary": "Accept-Encoding"}
     return Response(answer.plain, media_type="application/json", headers=vary)
-
-
-async def serve_socket(
-    lobby: Lobby, websocket: WebSocket, table_id: str, token: str | None, limits: Limits
-) -> None:
-    await websocket.accept()
-    try:
-        table, seat = await lobby.seat_with(table_id, token)
-    except TableError as error:
-        await _refuse_socket(websocket, error)
-        return
-    connection = Connection(table_id, seat, websocket.send_text, close=_closer(websocket))
-    lobby.connect(connection)
-    try:
-        if token and seat is None:
-            await _send_error(connection, table, TableError("bad_token", _BAD_TOKEN))
-        await lobby.push(table, connection)
-        while True:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
-            if table_id in lobby.closed:  # closed meanwhile: the closing said so
-                break
-            try:
-                table = lobby.get(table_id)
-            except TableError as error:  # unavailable for now: the socket stays
-                connection.offer(json.dumps(_error_json(error)))
-                continue
-            text = frame.get("text")
-            if text is None:
-                refusal = TableError("bad_message", "Messages are JSON text, not binary data.")
-                await _send_error(connection, table, refusal)
-                continue
-            await _handle(lobby, connection, table, text, limits)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        lobby.disconnect(connection)
-
-
-async def _refuse_socket(websocket: WebSocket, error: TableError, code: int = 4404) -> None:
-    """Say why there is no table to connect to (or no connection now), and close."""
-    await websocket.send_json(_error_json(error))
-    await websocket.close(code=code)
-
-
-def _closer(websocket: WebSocket) -> Callable[[], Awaitable[None]]:
-    async def close() -> None:
-        await websocket.close(CLOSE_LAGGING, "too far behind; reconnect to resync")
-
-    return close
-
-
-_BAD_TOKEN = "This seat token is not valid at this table; you are watching as a spectator."
-
-
-async def _handle(
-    lobby: Lobby, connection: Connection, table: LiveTable, text: str, limits: Limits
-) -> None:
-    try:
-        message = read_json(text, limits)
-        if not isinstance(message, dict):
-            raise TableError("bad_message", "A message must be a JSON object with a 'type'.")
-        kind = message.get("type")
-        if kind == "sync":
-            connection.seen = None
-            await lobby.push(table, connection)
-        elif kind == "action":
-            action = message.get("action")
-            if not isinstance(action, str):
-                raise TableError("bad_message", "An action message needs the action as text.")
-            await lobby.act(table.id, connection.seat, action, message.get("version"))
-        elif kind == "chat":
-            await lobby.talk(table.id, connection.seat, message.get("text"))
-        else:
-            raise TableError("bad_message", "Messages are of type 'action', 'sync' or 'chat'.")
-    except TableError as error:
-        await _send_error(connection, table, error)
-
-
-def _error_json(error: TableError) -> dict[str, Any]:
-    return {"type": "error", "code": error.code, "message": error.message}
-
-
-async def _send_error(connection: Connection, table: LiveTable, error: TableError) -> None:
-    connection.offer(json.dumps({**_error_json(error), "version": table.version}))

@@ -47,10 +47,18 @@ def shown_url(url: str) -> str:
         return url
 
 
+SQLITE_BUSY_MS = 500
+"""Milliseconds one SQLite statement waits for another process's write lock; the writer then
+tries again within its bound (`storage.WRITE_BOUND`), so the wait stays bounded either way."""
+SQLITE_UPGRADE_BUSY_MS = 60_000
+"""The same for the schema upgrade at start, which other servers starting at once wait for."""
+
+
 def sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")  # durable against a killed process
     cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
     cursor.close()
 
 

@@ -48,6 +48,7 @@ from spieltisch.server.push import Pusher
 from spieltisch.server.scheduler import BOT_PACES, TUTORIAL_PACE, Scheduler, Timers
 from spieltisch.server.settle import CatchTiming
 from spieltisch.server.site import Site
+from spieltisch.server.storage import Storage
 from spieltisch.server.store import ChatRow, SeatRow, Store, TableRow
 from spieltisch.server.table import CHAT_TAIL, LiveTable
 from spieltisch.server.tables import TableKeeper
@@ -94,6 +95,7 @@ class Lobby:
     finished_kept: int = 500  # finished games kept in memory (the others are read on demand)
     stored_away: set[str] = field(default_factory=set)  # finished games not in memory
     finished_in_memory: list[str] = field(default_factory=list)  # finished games, oldest first
+    storage: Storage = field(default_factory=Storage)  # the store's calls, beside the loop
     _games: list[dict[str, JsonValue]] = field(default_factory=list)
     work: Work = field(init=False)
     keeper: TableKeeper = field(init=False)  # the tables in memory (`server.tables`)
@@ -127,7 +129,9 @@ class Lobby:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self.writer.finish()  # what was played is stored before the server stops
         await self.work.close()
+        await asyncio.to_thread(self.storage.close)
 
     # --- connections, and the site's `Member` (see `server.push`, `server.news`) -----------
     async def push(self, table: LiveTable, only: Connection | None = None) -> None:
@@ -161,7 +165,7 @@ class Lobby:
         await self.news.sweep()
 
     # --- lobby ------------------------------------------------------------------------------
-    def create(
+    async def create(
         self,
         game_name: str,
         options: dict[str, Any],
@@ -223,7 +227,8 @@ class Lobby:
         table.touched = self.clock.now()
         table.run_chance()  # an all-bot table starts at once
         try:
-            self.store.add_table(row, seat_rows, [e for e, _ in table.take_unsaved()])
+            entries = [e for e, _ in table.take_unsaved()]
+            await self.storage.write(self.store.add_table, row, seat_rows, entries)
         except SQLAlchemyError as error:
             log.error("a new %s table could not be stored (%s)", game_name, reason(error))
             raise storage_down() from None
@@ -244,19 +249,24 @@ class Lobby:
             raise TableError("no_tutorial", f"Guided games exist for {known}.")
         name = clean_name(name)
         seats = [SeatSpec(), SeatSpec(bot)]
-        table = self.create(game_name, {"start_seat": 0}, seats, None, seed, address)
+        table = await self.create(game_name, {"start_seat": 0}, seats, None, seed, address)
         table.event("tutorial", {"seat": 0, "bot": bot}, None)
         _seat, token = await self.join(table.id, 0, name)
         return table, token
 
+    async def find(self, table_id: str) -> LiveTable:
+        """The table, read from the database when it is not in memory: made through another
+        worker just now, or a finished game that left memory."""
+        if table_id not in self.tables and self.site.shared:
+            await self.keeper.add_stored(table_id)
+        if table_id not in self.tables and table_id in self.stored_away:
+            return await self.keeper.fetch_finished(table_id)
+        return self.get(table_id)
+
     def get(self, table_id: str) -> LiveTable:
+        """A table in memory (`find` also reads the database), or why there is none."""
         table = self.tables.get(table_id)
-        if table is None and self.site.shared:  # made through another worker just now?
-            self.keeper.add_stored(table_id)
-            table = self.tables.get(table_id)
-        if table is None and table_id in self.stored_away:
-            return self.keeper.fetch_finished(table_id)
-        if table is None and table_id in self.unavailable:
+        if table is None and table_id in (self.unavailable.keys() | self.stored_away):
             raise TableError(
                 "unavailable",
                 f"Table '{table_id}' cannot be reached right now: its storage is down. It goes "
@@ -293,7 +303,7 @@ class Lobby:
     async def join(self, table_id: str, seat: int | None, name: str) -> tuple[int, str]:
         name = clean_name(name)
         for attempt in range(RACES):
-            table = self.get(table_id)
+            table = await self.find(table_id)
             if seat is not None and not 0 <= seat < len(table.seats):
                 raise TableError("no_seat", f"Seats are numbered 1 to {len(table.seats)}.")
             taken, token = table.join(seat, name)
@@ -339,7 +349,7 @@ class Lobby:
     async def seat_with(self, table_id: str, token: str | None) -> tuple[LiveTable, int | None]:
         """The table and the seat that `token` holds there (None: no seat). A seat taken
         through another worker a moment ago is looked for in the database too."""
-        table = self.get(table_id)
+        table = await self.find(table_id)
         seat = table.seat_of(token)
         if token and seat is None and self.site.shared:
             await self.news.refresh(table_id)
@@ -348,7 +358,7 @@ class Lobby:
         return table, seat
 
     async def act(self, table_id: str, seat: int | None, text: str, version: Any) -> None:
-        table = self.get(table_id)
+        table = await self.find(table_id)
         if seat is None:
             raise TableError("spectator", "You are watching this table; join a free seat to play.")
         if tutorial_left(table):
@@ -367,12 +377,12 @@ class Lobby:
 
     async def talk(self, table_id: str, seat: int | None, text: Any) -> None:
         """Store a chat line of a seated person and send it to everybody at the table."""
-        table = self.get(table_id)
+        table = await self.find(table_id)
         if seat is None:
             raise TableError("spectator", "Only players at the table can chat; take a free seat.")
         line = table.talk(seat, clean_chat(text), self.clock.now())
         try:
-            lines = self._store_chat(table, line)
+            lines = await self._store_chat(table, line)
         except SQLAlchemyError as error:
             log.error("table %s: a chat line could not be stored (%s)", table.id, reason(error))
             raise storage_down() from None
@@ -380,18 +390,18 @@ class Lobby:
             self.pusher.send_chat(table, shown)
         self.site.publish({"k": "chat", "t": table.id, "line": chat_json(lines[-1])})
 
-    def _store_chat(self, table: LiveTable, line: ChatRow) -> list[ChatRow]:
+    async def _store_chat(self, table: LiveTable, line: ChatRow) -> list[ChatRow]:
         """Store `line`; if another worker's line took its number, it comes after that one
         (returned first, so this worker's connections see it too)."""
         lines = [line]
         for _ in range(RACES):
             try:
-                self.store.add_chat(table.id, lines[-1])
+                await self.storage.write(self.store.add_chat, table.id, lines[-1])
                 return lines
             except IntegrityError:
-                stored = self.store.chat(table.id, CHAT_TAIL)
+                stored = await self.storage.read(self.store.chat, table.id, CHAT_TAIL)
                 lines = [*lines[:-1], *table.renumber_chat(stored, lines[-1])]
-        self.store.add_chat(table.id, lines[-1])
+        await self.storage.write(self.store.add_chat, table.id, lines[-1])
         return lines
 
     async def changed(self, table: LiveTable) -> None:

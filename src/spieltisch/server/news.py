@@ -65,7 +65,7 @@ class SiteNews:
         """News of another worker: a change, a chat line, a turn clock, a new or closed table."""
         kind, table_id = news.get("k"), str(news.get("t"))
         if kind == "new":
-            self.lobby.keeper.add_stored(table_id)
+            await self.lobby.keeper.add_stored(table_id)
         elif kind == "closed":
             self.lobby.keeper.forget(table_id)
         elif kind == "chat":
@@ -118,7 +118,7 @@ class SiteNews:
         database) and to the owner's turn `clock` (version, deadline), then push it to this
         worker's connections."""
         if table_id not in self.lobby.tables:
-            self.lobby.keeper.add_stored(table_id)
+            await self.lobby.keeper.add_stored(table_id)
             return
         pending = self.lobby.writer.pending.get(table_id)
         if pending is not None and not pending.done():  # this worker's own save goes first
@@ -128,8 +128,10 @@ class SiteNews:
         if table is None:
             return
         before = table.version
-        self._catch_up(table, rows)
-        table = self.lobby.tables[table_id]
+        await self._catch_up(table, rows)
+        table = self.lobby.tables.get(table_id)
+        if table is None:
+            return
         if clock is not None:
             self.note_clock(table, *clock)
         if table.version == before:
@@ -145,13 +147,14 @@ class SiteNews:
         if table.over:
             self.lobby.keeper.keep_finished(table_id)
 
-    def _catch_up(self, table: LiveTable, rows: list[_Row] | None) -> None:
+    async def _catch_up(self, table: LiveTable, rows: list[_Row] | None) -> None:
         """Apply `rows`, or what the database holds past the table's version; a table that
         does not fit them is read anew."""
         try:
             if rows is not None and table.catch_up(rows):
                 return
-            seats, entries = self.lobby.store.snapshot(table.id, since=table.version)
+            storage, store = self.lobby.storage, self.lobby.store
+            seats, entries = await storage.read(store.snapshot, table.id, since=table.version)
             changed = {s.seat: s for s in seats}
             if table.catch_up([(e, changed.get(e.args.get("seat", -1))) for e in entries]):
                 return
@@ -159,7 +162,7 @@ class SiteNews:
             raise
         except Exception as error:
             log.warning("table %s: read anew (%s)", table.id, reason(error))
-        self.lobby.tables[table.id] = self.lobby.keeper.read(table.row)
+        await self.lobby.writer.reload(table.id)
 
     def note_clock(self, table: LiveTable, version: int, deadline: float | None) -> bool:
         """Keep the owner's turn clock, as of `version`, for the connections and for a
@@ -179,19 +182,22 @@ class SiteNews:
     async def sweep(self) -> None:
         """Look in the database for what other workers changed (while news may be missed):
         new versions, chat lines and closings of the tables in memory, and new tables."""
+        storage, store = self.lobby.storage, self.lobby.store
         unfinished = [t.id for t in self.lobby.tables.values() if not t.over]
-        for table_id, (version, chats, closed) in self.lobby.store.progress(unfinished).items():
+        progress = await storage.read(store.progress, unfinished)
+        for table_id, (version, chats, closed) in progress.items():
             table = self.lobby.tables.get(table_id)
             if closed:
                 self.lobby.keeper.forget(table_id)
             elif table is not None and chats > table.chat_count:
-                for line in self.lobby.store.chat(table_id, chats - table.chat_count):
+                unheard = chats - table.chat_count
+                for line in await storage.read(store.chat, table_id, unheard):
                     self.heard_chat(table_id, line)
             if table is not None and not closed and version > table.version:
                 await self.refresh(table_id)
         newest = max((t.row.created for t in self.lobby.tables.values()), default=0.0)
-        for table_id in self.lobby.store.table_ids_since(newest - CLOCK_SKEW):
-            self.lobby.keeper.add_stored(table_id)
+        for table_id in await storage.read(store.table_ids_since, newest - CLOCK_SKEW):
+            await self.lobby.keeper.add_stored(table_id)
 
 
 def _row_json(row: _Row) -> list[Any]:

@@ -259,12 +259,17 @@ class Scheduler:
 
     def _keep_deadline(self, table_id: str, clock: tuple[int, float] | None) -> None:
         """Store the turn clock's (seat, deadline), or that none runs, so that a restart keeps
-        it; if storage fails the clock runs on in memory (a restart would start it over)."""
+        it; the writes keep their order in the storage thread, and if one fails the clock runs
+        on in memory (a restart would start it over)."""
+        self.lobby.writer.store_in_background(self._store_deadline(table_id, clock))
+
+    async def _store_deadline(self, table_id: str, clock: tuple[int, float] | None) -> None:
+        store, storage = self.lobby.store, self.lobby.storage
         try:
             if clock is None:
-                self.lobby.store.drop_deadline(table_id, CLOCK)
+                await storage.write(store.drop_deadline, table_id, CLOCK)
             else:
-                self.lobby.store.set_deadline(table_id, CLOCK, *clock)
+                await storage.write(store.set_deadline, table_id, CLOCK, *clock)
         except SQLAlchemyError as error:
             log.warning("table %s: its turn clock was not stored (%s)", table_id, reason(error))
 

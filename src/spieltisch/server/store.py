@@ -28,6 +28,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from spieltisch.server import migrate
 from spieltisch.server.database import (
+    SQLITE_UPGRADE_BUSY_MS,
     cannot_use,
     check_sqlite_file,
     default_url,
@@ -107,6 +108,8 @@ class Store:
                     migrate.stamp(db, found)
             migrate.upgrade(db)
             _prove_writable(db)
+        if self.engine.dialect.name == "sqlite":
+            self.engine.dispose()  # the upgrade's long busy wait leaves with its connection
         return found
 
     def revision(self) -> str:
@@ -361,6 +364,7 @@ def _hold_off_other_upgrades(db: Connection) -> None:
         db.exec_driver_sql("SET LOCAL lock_timeout = 0")
         db.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _UPGRADE_LOCK})
     elif dialect == "sqlite":
+        db.exec_driver_sql(f"PRAGMA busy_timeout={SQLITE_UPGRADE_BUSY_MS}")
         # the sqlite3 module would not begin a transaction before DDL; this one holds it all
         db.exec_driver_sql("BEGIN IMMEDIATE")
 

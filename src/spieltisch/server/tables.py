@@ -9,6 +9,7 @@ survive a restart (its motion is not stored): the catch is closed empty at once.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from typing import TYPE_CHECKING
@@ -17,7 +18,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from spieltisch.server.common import TableError, reason
 from spieltisch.server.scheduler import CLOCK
-from spieltisch.server.store import TableRow
+from spieltisch.server.store import EntryRow, SeatRow, TableRow
 from spieltisch.server.table import LiveTable
 
 if TYPE_CHECKING:
@@ -26,6 +27,10 @@ if TYPE_CHECKING:
 __all__ = ["TableKeeper"]
 
 log = logging.getLogger(__name__)
+
+
+class _Unreadable(Exception):
+    """A table's rows cannot be read while the database itself can."""
 
 
 class TableKeeper:
@@ -46,10 +51,32 @@ class TableKeeper:
         self.lobby.broken.update(self.lobby.store.broken())
         self.lobby.closed.update(self.lobby.store.closed())
 
-    def add_stored(self, table_id: str) -> None:
-        """A table another worker made (or that left this worker's memory) is read."""
-        if not self.knows(table_id):
-            self.add(table_id)
+    async def add_stored(self, table_id: str) -> None:
+        """A table another worker made (or that left this worker's memory) is read, beside
+        the event loop; whatever fails marks it broken here (that worker may run a newer
+        version that can load it), unless the database cannot be reached at all."""
+        if self.knows(table_id):
+            return
+        try:
+            table = await self.lobby.storage.read(self._read_stored, table_id)
+        except Exception as error:
+            if isinstance(error, SQLAlchemyError):
+                raise
+            self._mark_broken(table_id, reason(error), stored=False)
+            return
+        if table is not None and not self.knows(table_id):
+            self._take(table)
+
+    def _read_stored(self, table_id: str) -> LiveTable | None:
+        """The stored table rebuilt (in a storage thread); a database error that is not the
+        table's own is raised as such."""
+        try:
+            row = self.lobby.store.table(table_id)
+            return None if row is None else self.read(row)
+        except SQLAlchemyError:
+            if not self.lobby.store.readable():
+                raise
+            raise _Unreadable("its rows cannot be read") from None
 
     def knows(self, table_id: str) -> bool:
         """Whether the table is in memory, or known to be closed, broken, unavailable or
@@ -78,10 +105,13 @@ class TableKeeper:
                 raise  # the database, not the table: nothing can go on
             self._mark_broken(table_id, reason(error), stored=at_start)
             return None
-        self.lobby.tables[table_id] = table
-        if table.over:
-            self.keep_finished(table_id)
+        self._take(table)
         return table
+
+    def _take(self, table: LiveTable) -> None:
+        self.lobby.tables[table.id] = table
+        if table.over:
+            self.keep_finished(table.id)
 
     def _mark_broken(self, table_id: str, why: str, stored: bool) -> None:
         log.error("table %s cannot be loaded (%s); it is marked broken and skipped", table_id, why)
@@ -112,19 +142,27 @@ class TableKeeper:
         self.store_now(table)
 
     def store_now(self, table: LiveTable) -> None:
-        """Store the table's queued changes at once, outside the group commit (at start-up
-        and when closing a table)."""
-        self.lobby.store.add_entries([(table.id, e, s) for e, s in table.take_unsaved()])
+        """Store the table's queued changes at once, outside the group commit (at start-up,
+        before the event loop serves anybody)."""
+        self.lobby.store.add_entries(self._unsaved(table))
 
-    def fetch_finished(self, table_id: str) -> LiveTable:
+    async def store_soon(self, table: LiveTable) -> None:
+        """Store the table's queued changes outside the group commit, beside the loop."""
+        await self.lobby.storage.write(self.lobby.store.add_entries, self._unsaved(table))
+
+    @staticmethod
+    def _unsaved(table: LiveTable) -> list[tuple[str, EntryRow, SeatRow | None]]:
+        return [(table.id, e, s) for e, s in table.take_unsaved()]
+
+    async def fetch_finished(self, table_id: str) -> LiveTable:
         """A finished game that left memory, read again (and kept among the latest)."""
-        row = self.lobby.store.table(table_id)
-        if row is None:
+        table = await self.lobby.storage.read(self._read_stored, table_id)
+        if table is None:
             raise TableError("no_table", f"There is no table '{table_id}'.")
-        table = self.read(row)
+        if table_id in self.lobby.tables:  # another reader was quicker
+            return self.lobby.tables[table_id]
         self.lobby.stored_away.discard(table_id)
-        self.lobby.tables[table_id] = table
-        self.keep_finished(table_id)
+        self._take(table)
         return table
 
     def keep_finished(self, table_id: str) -> None:
@@ -143,7 +181,8 @@ class TableKeeper:
 
     def close_idle(self) -> None:
         """Close the unfinished tables that have not changed for `idle_close` seconds (looked
-        for at most every few minutes, when the lobby is looked at or a table is made)."""
+        for at most every few minutes, when the lobby is looked at or a table is made; the
+        closing is stored in the background)."""
         now = self.lobby.clock.now()
         if now - self._swept < min(60.0, self.lobby.idle_close / 4):
             return
@@ -154,18 +193,25 @@ class TableKeeper:
                 self.close_table(table, now)
 
     def close_table(self, table: LiveTable, now: float) -> None:
-        """Note the closing in the table's history, keep its rows, let it go from memory
-        and tell whoever still looks at it."""
+        """Note the closing in the table's history, let it go from memory and tell whoever
+        still looks at it; its rows are stored in the background."""
         table.event("closed", {"idle_seconds": round(now - table.touched)}, None)
+        self.forget(table.id)
+        self.lobby.writer.store_in_background(self._store_closing(table, now))
+
+    async def _store_closing(self, table: LiveTable, now: float) -> None:
+        """Keep a closed table's rows; if they cannot be stored, it is read anew and stays
+        open for now."""
         try:
-            self.store_now(table)
-            self.lobby.store.mark_closed(table.id, now)
+            await self.store_soon(table)
+            await self.lobby.storage.write(self.lobby.store.mark_closed, table.id, now)
         except SQLAlchemyError:
             log.exception("table %s: closing it failed; it stays open for now", table.id)
-            self.lobby.tables[table.id] = self.read(table.row)
+            self.lobby.closed.discard(table.id)
+            with contextlib.suppress(SQLAlchemyError):  # else it is read on demand
+                await self.add_stored(table.id)
             return
         log.info("table %s: closed after %d s without a change", table.id, now - table.touched)
-        self.forget(table.id)
         self.lobby.site.publish({"k": "closed", "t": table.id})
 
     def forget(self, table_id: str) -> None:
