@@ -54,10 +54,12 @@ def test_the_quota_counts_each_address_by_itself() -> None:
     quota.admit("10.0.0.1", 60.0, 2)
 
 
-def test_no_more_unfinished_games_than_the_server_holds(tmp_path: Path) -> None:
+def test_no_more_games_in_play_than_the_server_holds(tmp_path: Path) -> None:
     with app_client(tmp_path, Limits(tables_per_minute=0, open_tables=2)) as client:
         for _ in range(2):
-            assert client.post("/api/tables", json=TWO_PEOPLE).status_code == 201
+            made = client.post("/api/tables", json=TWO_PEOPLE)
+            assert made.status_code == 201
+            join(client, made.json()["id"], "Ada")
         full = client.post("/api/tables", json=TWO_PEOPLE)
         assert full.status_code == 503 and full.json()["error"] == "server_full"
         bots = {"game": "pickomino", "seats": [{"bot": "greedy"}, {"bot": "greedy"}]}

@@ -87,7 +87,8 @@ def add_parser(commands: Any) -> None:
         type=int,
         default=1000,
         metavar="N",
-        help="unfinished games the server holds at once; more are refused (1000)",
+        help="games in play the server holds at once (a person seated, a change within "
+        "--active-minutes); more are refused (1000)",
     )
     parser.add_argument(
         "--seat-changes-per-minute",
@@ -110,6 +111,22 @@ def add_parser(commands: Any) -> None:
         metavar="N",
         help="new WebSockets one client address may open a second, on average over 10 s; "
         "0: any (20)",
+    )
+    parser.add_argument(
+        "--active-minutes",
+        type=float,
+        default=30.0,
+        metavar="MINUTES",
+        help="a table with a person seated counts toward --max-open-tables while it changed "
+        "this recently (30)",
+    )
+    parser.add_argument(
+        "--waiting-hours",
+        type=float,
+        default=1.0,
+        metavar="HOURS",
+        help="a table still waiting for players, or a guided game, without a change for this "
+        "long is closed (1)",
     )
     parser.add_argument(
         "--idle-hours",
@@ -219,6 +236,8 @@ def _check_settings(args: argparse.Namespace) -> str | None:
             "--reconnects-per-second must be from 0 to 10000",
         ),
         (0.01 <= args.idle_hours <= 24 * 365, "--idle-hours must be from 0.01 to 8760"),
+        (0.01 <= args.waiting_hours <= 24 * 365, "--waiting-hours must be from 0.01 to 8760"),
+        (1 <= args.active_minutes <= 60 * 24 * 365, "--active-minutes must be from 1 to 525600"),
         (1 <= args.workers <= 64, "--workers must be from 1 to 64"),
     ]
     return next((message for good, message in checks if not good), None)
@@ -285,6 +304,8 @@ def _make_app(args: argparse.Namespace, url: str) -> Any:
         seat_changes_per_minute=args.seat_changes_per_minute,
         sockets_per_address=args.sockets_per_address,
         reconnects_per_second=args.reconnects_per_second,
+        active_minutes=args.active_minutes,
+        waiting_hours=args.waiting_hours,
     )
     timing = CatchTiming(args.slow_motion, args.catch_margin, args.playback_speed)
     try:

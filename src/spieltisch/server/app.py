@@ -204,6 +204,8 @@ def create_app(
         work_limit,
         quota=TableQuota(limits.tables_per_minute, limits.open_tables),
         idle_close=idle_close,
+        waiting_close=limits.waiting_hours * 3600,
+        active_window=limits.active_minutes * 60,
         site=Site() if broker is None else RedisSite(broker, f"spieltisch:{store.site_key()}:"),
     )
     lobby.load()

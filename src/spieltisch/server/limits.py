@@ -40,7 +40,9 @@ class Limits:
     message: int = 4096  # characters of a WebSocket message
     depth: int = 8  # levels of nesting in a WebSocket message's JSON
     tables_per_minute: int = 20  # tables one client address may make in a minute (0: any)
-    open_tables: int = 1000  # unfinished tables the server holds at once
+    open_tables: int = 1000  # tables in play the server holds at once (see `Lobby.in_play`)
+    active_minutes: float = 30.0  # a table is in play while it changed this recently
+    waiting_hours: float = 1.0  # a table waiting for players or a guided game is closed after
     seat_changes_per_minute: int = 10  # joins and leaves at one seat in a minute (0: any)
     sockets_per_address: int = 100  # WebSockets one client address holds open at once (0: any)
     reconnects_per_second: int = 20  # new ones a second from one address, over 10 s (0: any)
@@ -49,7 +51,7 @@ class Limits:
 @dataclass
 class TableQuota:
     """Who may make a table now: at most `per_minute` from one address in any minute, and
-    only while fewer than `open_tables` games are unfinished."""
+    only while fewer than `open_tables` games are in play."""
 
     per_minute: int = 20
     open_tables: int = 1000
@@ -60,8 +62,8 @@ class TableQuota:
         if open_now >= self.open_tables:
             raise TableError(
                 "server_full",
-                f"This server holds {self.open_tables} unfinished games, its most; join one "
-                "of them or try again later.",
+                f"This server holds {self.open_tables} games in play, its most; join one of "
+                "them or try again later.",
             )
         if address is None or self.per_minute <= 0:
             return

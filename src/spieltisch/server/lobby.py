@@ -85,6 +85,8 @@ class Lobby:
     retry_most: float = 60.0  # the longest wait between retries (each doubles the last)
     quota: TableQuota = field(default_factory=TableQuota)  # who may make a table now
     idle_close: float = 24 * 3600.0  # an unfinished table without a change is closed after
+    waiting_close: float = 3600.0  # the same for a table waiting for players, a guided game
+    active_window: float = 1800.0  # a table is in play while it changed this recently
     site: Site = field(default_factory=Site)  # the other workers of the site, if any
     tables: dict[str, LiveTable] = field(default_factory=dict)
     broken: dict[str, str] = field(default_factory=dict)  # table -> why it cannot be loaded
@@ -208,8 +210,8 @@ class Lobby:
         if pace not in BOT_PACES:
             raise TableError("bad_pace", f"A bot pace is one of: {', '.join(BOT_PACES)}.")
         self.keeper.close_idle()
-        unfinished = sum(1 for table in self.tables.values() if not table.over)
-        self.quota.admit(address, self.clock.now(), unfinished)
+        now = self.clock.now()
+        self.quota.admit(address, now, sum(1 for t in self.tables.values() if self.in_play(t, now)))
         row = TableRow(
             secrets.token_urlsafe(9),
             game_name,
@@ -288,6 +290,15 @@ class Lobby:
                 "no_table", f"There is no table '{table_id}'; it may have been closed."
             )
         return table
+
+    def in_play(self, table: LiveTable, now: float) -> bool:
+        """Whether the table holds one of the server's places for games (`quota`): unfinished,
+        changed within `active_window` seconds, and not still waiting for its first person
+        (a table of bots alone is in play). A table nobody sat down at, or one its people
+        left alone, takes no place; the idle closing lets it go (`TableKeeper.close_idle`)."""
+        people = [seat for seat in table.seats if seat.bot is None]
+        unsat = bool(people) and all(seat.name is None for seat in people)
+        return not table.over and not unsat and now - table.touched <= self.active_window
 
     def open_tables(self) -> list[LiveTable]:
         """Tables that are waiting for players or being played, newest first."""

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from spieltisch.server.common import TableError, reason
+from spieltisch.server.common import TableError, is_tutorial, reason
 from spieltisch.server.scheduler import CLOCK
 from spieltisch.server.store import EntryRow, SeatRow, TableRow
 from spieltisch.server.table import LiveTable
@@ -180,17 +180,26 @@ class TableKeeper:
                 self.lobby.stored_away.add(oldest)
 
     def close_idle(self) -> None:
-        """Close the unfinished tables that have not changed for `idle_close` seconds (looked
-        for at most every few minutes, when the lobby is looked at or a table is made; the
-        closing is stored in the background)."""
+        """Close the unfinished tables that have not changed for `idle_close` seconds, or for
+        `waiting_close` seconds when still waiting for players or a guided game (looked for at
+        most every few minutes, when the lobby is looked at or a table is made; the closing is
+        stored in the background)."""
         now = self.lobby.clock.now()
-        if now - self._swept < min(60.0, self.lobby.idle_close / 4):
+        shortest = min(self.lobby.idle_close, self.lobby.waiting_close)
+        if now - self._swept < min(60.0, shortest / 4):
             return
         self._swept = now
         for table in list(self.lobby.tables.values()):
-            idle = now - table.touched >= self.lobby.idle_close
+            idle = now - table.touched >= self._idle_limit(table)
             if not table.over and idle and self.lobby.site.owns(table.id):
                 self.close_table(table, now)
+
+    def _idle_limit(self, table: LiveTable) -> float:
+        """How long the table may go without a change: a game in play waits longer for its
+        players than a table nobody sat down at or a guided game left alone."""
+        if table.started and not is_tutorial(table):
+            return self.lobby.idle_close
+        return min(self.lobby.idle_close, self.lobby.waiting_close)
 
     def close_table(self, table: LiveTable, now: float) -> None:
         """Note the closing in the table's history, let it go from memory and tell whoever
