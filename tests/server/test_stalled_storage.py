@@ -13,17 +13,15 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 from sqlalchemy import create_engine, text
-from websockets.sync.client import ClientConnection, connect
 
 from spieltisch.server.storage import WRITE_BOUND
-from spieltisch.server.store import Store
 from tests.server.database import on_sqlite
 from tests.server.live import start_server
+from tests.server.seated import TIMEOUT, gapless, move_and_leave, socket, state_of, two_people
 from tests.server.sites import shared_db
 
 pytestmark = pytest.mark.slow  # a real server, and a lock held for seconds
@@ -34,30 +32,6 @@ ANSWER_BOUND = 1.0
 """The 99th percentile allowed of the answers of the lobby and of a sync while the lock is held
 (a generous bound for a busy machine; before the storage threads, answers waited for the
 lock, 20 s for a lock of 20 s)."""
-TIMEOUT = 60.0
-
-
-def two_people(url: str) -> tuple[str, list[str]]:
-    body = {"game": "pickomino", "seats": [{}, {}], "seed": 3}
-    table = httpx.post(url + "api/tables", json=body, timeout=TIMEOUT).json()
-    tokens = []
-    for name in ("Ada", "Bea"):
-        joined = httpx.post(f"{url}api/tables/{table['id']}/join", json={"name": name})
-        tokens.append(joined.json()["token"])
-    return str(table["id"]), tokens
-
-
-def socket(url: str, table_id: str, token: str | None = None) -> ClientConnection:
-    address = url.replace("http", "ws", 1) + f"api/tables/{table_id}/ws"
-    return connect(address + (f"?token={token}" if token else ""), open_timeout=TIMEOUT)
-
-
-def state_of(ws: ClientConnection) -> dict[str, Any]:
-    """The next state (other messages, such as a chat line, are passed over)."""
-    while True:
-        message: dict[str, Any] = json.loads(ws.recv(timeout=TIMEOUT))
-        if message["type"] in ("state", "error"):
-            return message
 
 
 def time_answers(url: str, table_id: str, stop: threading.Event, took: list[float]) -> None:
@@ -102,32 +76,6 @@ def held(hold: Callable[[threading.Event, threading.Event], None]) -> Iterator[N
         holder.join(TIMEOUT)
 
 
-def move_and_leave(url: str, table_id: str, tokens: list[str], mover: ClientConnection) -> None:
-    """After the stall: the mover's next move is stored, then both people leave and bots play
-    the game to its end."""
-    deadline = time.monotonic() + TIMEOUT
-    while True:  # a table that could not even be read is back by itself after a while
-        mover.send(json.dumps({"type": "sync"}))
-        state = state_of(mover)
-        if state["type"] == "state":
-            break
-        assert state["code"] == "unavailable" and time.monotonic() < deadline, state
-        time.sleep(0.2)
-    move = {"type": "action", "version": state["version"]}
-    mover.send(json.dumps({**move, "action": state["view"]["legal_actions"][0]}))
-    after = state_of(mover)
-    while after["type"] == "state" and after["version"] == state["version"]:
-        after = state_of(mover)  # a push that was on its way already
-    assert after["type"] == "state" and after["version"] > state["version"], after
-    for token in tokens:
-        left = httpx.post(f"{url}api/tables/{table_id}/leave", json={"token": token})
-        assert left.status_code == 200, left.text
-    deadline = time.monotonic() + TIMEOUT
-    while httpx.get(f"{url}api/tables/{table_id}", timeout=TIMEOUT).json()["status"] != "over":
-        assert time.monotonic() < deadline, "the bots did not finish the game"
-        time.sleep(0.1)
-
-
 def stalled_game(
     url: str, db: str, hold: Callable[[threading.Event, threading.Event], None]
 ) -> None:
@@ -155,12 +103,7 @@ def stalled_game(
         assert waited < WRITE_BOUND + 2.0, f"refused after {waited:.1f} s"
         assert len(took) > 10 and p99 < ANSWER_BOUND
         move_and_leave(url, played, tokens, mover)
-    store = Store(db)
-    try:
-        seqs = [entry.seq for entry in store.entries(played)]
-    finally:
-        store.close()
-    assert seqs == list(range(len(seqs)))  # no hole
+    assert gapless(db, played)
 
 
 def test_a_locked_postgresql_stalls_only_the_moves_it_must_store(tmp_path: Path) -> None:
