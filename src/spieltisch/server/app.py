@@ -15,7 +15,10 @@ so they see every table between two changes, never during one:
   GET  /api/tables/{id}/odds           the solver's odds for the player to move (Pickomino)
   GET  /api/games/riffraff/scene       the ship's and the cargo's geometry for the 3D client
 
-WebSocket /api/tables/{id}/ws?token=T (no token: a spectator). The client sends
+WebSocket /api/tables/{id}/ws, offering the subprotocols "spieltisch" and "token.T" for the
+seat with token T (no token: a spectator); the server accepts "spieltisch" alone, so the
+token stays out of URLs and access logs. (Deprecated, kept for one release for pages opened
+before an upgrade: the token as the query `?token=T`.) The client sends
   {"type": "action", "action": "take 4", "version": 17}, {"type": "sync"} or
   {"type": "chat", "text": "..."};
 the server answers with {"type": "state", "version": ...} after every change,
@@ -368,11 +371,12 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
 
     @app.websocket("/api/tables/{table_id}/ws")
     async def socket(websocket: WebSocket, table_id: str, token: str | None = Query(None)) -> None:
+        # `token` in the query is deprecated: the client offers it as a subprotocol instead.
         address = _client_address(websocket)
         try:
             sockets.admit(address, time.monotonic())
         except TableError as error:
-            await websocket.accept()
+            await websocket.accept(subprotocol=_accepted_subprotocol(websocket))
             await _refuse_socket(websocket, error, CLOSE_LAGGING)  # "try again later"
             return
         try:
@@ -440,7 +444,8 @@ def _encoded(request: Request, answer: Encoded) -> Response:
 async def serve_socket(
     lobby: Lobby, websocket: WebSocket, table_id: str, token: str | None, limits: Limits
 ) -> None:
-    await websocket.accept()
+    token = _offered_token(websocket) or token
+    await websocket.accept(subprotocol=_accepted_subprotocol(websocket))
     try:
         table, seat = await lobby.seat_with(table_id, token)
     except TableError as error:
@@ -473,6 +478,27 @@ async def serve_socket(
         pass
     finally:
         lobby.disconnect(connection)
+
+
+SUBPROTOCOL = "spieltisch"
+"""The subprotocol the table's socket speaks, the only one the server accepts."""
+TOKEN_SUBPROTOCOL = "token."
+"""The prefix of the subprotocol that carries a seat token: `token.<TOKEN>`. A token from
+`secrets.token_urlsafe` (letters, digits, '-' and '_') is a valid subprotocol name."""
+
+
+def _offered_token(websocket: WebSocket) -> str | None:
+    """The seat token the client offered as a `token.<TOKEN>` subprotocol, if any."""
+    for offered in websocket.scope.get("subprotocols", []):
+        if offered.startswith(TOKEN_SUBPROTOCOL):
+            return str(offered.removeprefix(TOKEN_SUBPROTOCOL)) or None
+    return None
+
+
+def _accepted_subprotocol(websocket: WebSocket) -> str | None:
+    """ "spieltisch" when the client offered it (a browser that offered subprotocols fails a
+    handshake that accepts none); never the token."""
+    return SUBPROTOCOL if SUBPROTOCOL in websocket.scope.get("subprotocols", []) else None
 
 
 async def _refuse_socket(websocket: WebSocket, error: TableError, code: int = 4404) -> None:

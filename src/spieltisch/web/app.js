@@ -4,7 +4,7 @@
 //   #/r/ID        the replay of a finished table
 //   #/learn/ID    a guided first game ("Learn to play")
 
-import { api, ApiError, keepName, keepToken, savedName, tokenFor } from "./api.js";
+import { api, ApiError, keepName, keepToken, savedName, socketProtocols, tokenFor } from "./api.js";
 import { clear, h, keepingPlace, replaceChildren } from "./dom.js";
 import { detectLanguage, has, language, LANGUAGES, setLanguage, t } from "./i18n.js";
 import { gameView } from "./games/index.js";
@@ -310,10 +310,8 @@ function tablePage(tableId, guided = false) {
   const coach = guided ? makeCoach(tableId, receive, draw, leaveTutorial) : null;
 
   function connect() {
-    const token = tokenFor(tableId);
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = token ? `?token=${encodeURIComponent(token)}` : "";
-    socket = new WebSocket(`${scheme}://${location.host}/api/tables/${tableId}/ws${query}`);
+    socket = new WebSocket(`${scheme}://${location.host}/api/tables/${tableId}/ws`, socketProtocols(tokenFor(tableId)));
     socket.onmessage = (event) => (coach ? coach.offer : receive)(JSON.parse(event.data));
     socket.onclose = () => {
       if (stopped) return;
