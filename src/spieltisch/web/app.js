@@ -719,6 +719,7 @@ function start() {
   select.addEventListener("change", () => {
     setLanguage(select.value);
     translateStatic();
+    announce([""]); // what was said stays in the old language: the region starts afresh
     if (page) page.redraw();
   });
   translateStatic();

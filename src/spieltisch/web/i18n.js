@@ -98,6 +98,7 @@ const STRINGS = {
     "tut.rr.caught": "{name} caught falling cargo. Caught pieces leave the game, which helps the catcher, unless they are only the pieces just loaded: those go back to the supply.",
     "tut.rr.supply.title": "Back to the supply",
     "tut.rr.supply": "{n} pieces went into {name}'s supply: fallen cargo that was not caught has to be loaded again.",
+    "tut.rr.supply_one": "1 piece went into {name}'s supply: fallen cargo that was not caught has to be loaded again.",
     "tut.rr.over.title": "Game over",
     "tut.rr.over": "A player without cargo wins at once; after the last round, the fewest pieces in supply win. Look at the ship as long as you like, or leave the tutorial and open a real table.",
     "lobby.open_seats": "{n} free",
@@ -299,6 +300,7 @@ const STRINGS = {
     "rr.bow_down": "bow down",
     "rr.stern_down": "stern down",
     "rr.heel": "Heel",
+    "rr.heel_line": "{heel}: {roll}° {side} · {pitch}° {end}",
     "rr.captain": "captain",
     "rr.card_down": "card laid face down",
     "rr.card": "card {n}",
@@ -466,6 +468,7 @@ const STRINGS = {
     "tut.rr.caught": "{name} hat fallende Ladung gefangen. Gefangene Teile scheiden aus, das hilft dem Fänger, außer es sind nur die gerade geladenen Teile: Die kommen zurück in den Vorrat.",
     "tut.rr.supply.title": "Zurück in den Vorrat",
     "tut.rr.supply": "{n} Teile kamen in den Vorrat von {name}: Gefallene Ladung, die nicht gefangen wurde, muss wieder geladen werden.",
+    "tut.rr.supply_one": "1 Teil kam in den Vorrat von {name}: Gefallene Ladung, die nicht gefangen wurde, muss wieder geladen werden.",
     "tut.rr.over.title": "Spielende",
     "tut.rr.over": "Wer keine Ladung mehr hat, gewinnt sofort; nach der letzten Runde gewinnt, wer die wenigsten Teile im Vorrat hat. Sieh dir das Schiff in Ruhe an, oder verlasse die Anleitung und eröffne einen echten Tisch.",
     "lobby.open_seats": "{n} frei",
@@ -667,6 +670,7 @@ const STRINGS = {
     "rr.bow_down": "Bug unten",
     "rr.stern_down": "Heck unten",
     "rr.heel": "Krängung",
+    "rr.heel_line": "{heel}: {roll}° {side} · {pitch}° {end}",
     "rr.captain": "Kapitän",
     "rr.card_down": "Karte verdeckt gelegt",
     "rr.card": "Karte {n}",
@@ -834,6 +838,7 @@ const STRINGS = {
     "tut.rr.caught": "{name} a attrapé de la cargaison. Les pièces attrapées quittent le jeu, ce qui aide celui qui attrape, sauf si ce sont seulement les pièces qu’il vient de charger : elles retournent dans la réserve.",
     "tut.rr.supply.title": "Retour à la réserve",
     "tut.rr.supply": "{n} pièces sont allées dans la réserve de {name} : la cargaison tombée et non attrapée doit être rechargée.",
+    "tut.rr.supply_one": "{n} pièce est allée dans la réserve de {name} : la cargaison tombée et non attrapée doit être rechargée.",
     "tut.rr.over.title": "Fin de la partie",
     "tut.rr.over": "Un joueur sans cargaison gagne aussitôt ; après la dernière manche, le moins de pièces en réserve gagne. Regarde le navire aussi longtemps que tu veux, ou quitte le tutoriel et ouvre une vraie table.",
     "lobby.open_table": "Ouvrir",
@@ -846,7 +851,7 @@ const STRINGS = {
     "table.skip_log": "Aller au journal de la partie",
     "pk.a11y.worm": "ver",
     "pk.a11y.tile": "tuile {tile}, {n} vers",
-    "pk.a11y.tile_one": "tuile {tile}, 1 ver",
+    "pk.a11y.tile_one": "tuile {tile}, {n} ver",
     "pk.a11y.tile_down": "tuile retournée",
     "pk.a11y.take": "mettre de côté {n} × {face}",
     "lobby.finished": "Parties terminées",
@@ -1016,11 +1021,11 @@ const STRINGS = {
     "kc.fruit.o": "abricots",
     "kc.fruit.b": "myrtille",
     "game.karolinchen.rules": "Chaque ver a six cartes fruits avec 21 fruits en tout. Un dé du milieu de la couleur de votre carte actuelle couvre un de ses fruits ; si aucun ne convient, lancez une fois les dés du milieu. Quand votre carte est pleine, choisissez la suivante dans votre main. Quand le milieu est vide, chaque ver mange les fruits couverts. Le premier à couvrir le 21e fruit gagne.",
-    "pk.tiles_one": "1 tuile",
-    "pk.worms_one": "1 ver",
-    "pk.dice_left_one": "1 dé restant",
+    "pk.tiles_one": "{n} tuile",
+    "pk.worms_one": "{n} ver",
+    "pk.dice_left_one": "{n} dé restant",
     "lobby.open_seats": "{n} libres",
-    "lobby.open_seats_one": "1 libre",
+    "lobby.open_seats_one": "{n} libre",
     "table.chat": "Discussion",
     "table.say": "Dire",
     "table.chat_hint": "Dites quelque chose de gentil",
@@ -1036,11 +1041,12 @@ const STRINGS = {
     "rr.bow_down": "proue basse",
     "rr.stern_down": "poupe basse",
     "rr.heel": "Gîte",
+    "rr.heel_line": "{heel}: {roll}° {side} · {pitch}° {end}",
     "rr.captain": "capitaine",
     "rr.card_down": "carte posée face cachée",
     "rr.card": "carte {n}",
     "rr.pieces": "{n} pièces",
-    "rr.pieces_one": "1 pièce",
+    "rr.pieces_one": "{n} pièce",
     "rr.caught_count": "{n} rattrapées",
     "rr.round": "Manche {n} sur {of}",
     "rr.waiting_cards": "Les autres choisissent leur carte…",
@@ -1107,7 +1113,7 @@ const STRINGS = {
     "table.pace": "Rythme des bots : {pace}",
     "table.board": "Plateau de jeu",
     "kc.gain": "prend tout de suite {n} dés",
-    "kc.gain_one": "prend tout de suite 1 dé",
+    "kc.gain_one": "prend tout de suite {n} dé",
     "kc.choose_hint": "Posez une carte de votre main. +2 : la carte prend tout de suite deux dés du milieu.",
     "kc.all_to_roll": "Aucun dé au milieu : les six sont lancés dès que la prochaine carte est posée.",
     "lobby.pace_doc": "Le temps qu'un bot attend avant chaque coup : immédiat, normal ou lent, pour pouvoir suivre ses coups.",
@@ -1203,6 +1209,7 @@ const STRINGS = {
     "tut.rr.caught": "{name} ha preso del carico in caduta. I pezzi presi escono dal gioco, e questo aiuta chi li prende, a meno che siano solo i pezzi appena caricati: quelli tornano nella riserva.",
     "tut.rr.supply.title": "Di nuovo nella riserva",
     "tut.rr.supply": "{n} pezzi sono andati nella riserva di {name}: il carico caduto e non preso va caricato di nuovo.",
+    "tut.rr.supply_one": "1 pezzo è andato nella riserva di {name}: il carico caduto e non preso va caricato di nuovo.",
     "tut.rr.over.title": "Fine della partita",
     "tut.rr.over": "Chi resta senza carico vince subito; dopo l’ultimo round vince chi ha meno pezzi nella riserva. Guarda la nave quanto vuoi, o esci dal tutorial e apri un tavolo vero.",
     "lobby.open_seats": "{n} liberi",
@@ -1405,6 +1412,7 @@ const STRINGS = {
     "rr.bow_down": "prua giù",
     "rr.stern_down": "poppa giù",
     "rr.heel": "Sbandamento",
+    "rr.heel_line": "{heel}: {roll}° {side} · {pitch}° {end}",
     "rr.captain": "capitano",
     "rr.card_down": "carta coperta",
     "rr.card": "carta {n}",
@@ -1572,6 +1580,7 @@ const STRINGS = {
     "tut.rr.caught": "{name} ving vallende lading. Gevangen stukken gaan uit het spel, en dat helpt de vanger, tenzij het alleen de net geladen stukken zijn: die gaan terug naar de voorraad.",
     "tut.rr.supply.title": "Terug naar de voorraad",
     "tut.rr.supply": "{n} stukken gingen naar de voorraad van {name}: gevallen lading die niet gevangen werd, moet opnieuw geladen worden.",
+    "tut.rr.supply_one": "1 stuk ging naar de voorraad van {name}: gevallen lading die niet gevangen werd, moet opnieuw geladen worden.",
     "tut.rr.over.title": "Einde van het spel",
     "tut.rr.over": "Wie geen lading meer heeft, wint meteen; na de laatste ronde wint wie de minste stukken in voorraad heeft. Bekijk het schip zo lang je wilt, of verlaat de uitleg en open een echte tafel.",
     "lobby.open_seats": "{n} vrij",
@@ -1773,6 +1782,7 @@ const STRINGS = {
     "rr.bow_down": "boeg omlaag",
     "rr.stern_down": "achtersteven omlaag",
     "rr.heel": "Slagzij",
+    "rr.heel_line": "{heel}: {roll}° {side} · {pitch}° {end}",
     "rr.captain": "kapitein",
     "rr.card_down": "kaart gedekt gelegd",
     "rr.card": "kaart {n}",
@@ -1881,17 +1891,84 @@ export function has(key) {
 
 /**
  * The text of `key` in the current language (English when missing there, the key itself when
- * missing everywhere). With n: 1 in `args`, the key's `_one` form in that language is used when
- * there is one.
+ * missing everywhere). When `args.n` is a number that the language's plural rules call "one"
+ * (1 everywhere, also 0 in French), the key's `_one` form in that language is used when there
+ * is one. Numbers are written the language's way ("0,5" in German); French gets its spaces
+ * before punctuation and "d’" before a name starting with a vowel.
  * @param {string} key
  * @param {{ [name: string]: unknown }} [args]
  * @returns {string}
  */
 export function t(key, args = {}) {
-  const strings = key in STRINGS[current] ? STRINGS[current] : STRINGS.en; // the language the text is in
-  if (args.n === 1 && `${key}_one` in strings) key = `${key}_one`;
-  const text = strings[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, /** @type {string} */ name) => (name in args ? String(args[name]) : `{${name}}`));
+  const lang = key in STRINGS[current] ? current : "en"; // the language the text is in
+  const strings = STRINGS[lang];
+  if (typeof args.n === "number" && singular(lang, strings[`${key}_one`], args.n)) key = `${key}_one`;
+  let text = strings[key] ?? key;
+  if (lang === "fr") text = frenchSpacing(elide(text, args));
+  return text.replace(/\{(\w+)\}/g, (_, /** @type {string} */ name) => (name in args ? shown(args[name], lang) : `{${name}}`));
+}
+
+/**
+ * Whether the singular form `one` (if the language has it) says `n`: the language's plural
+ * rules call n "one", and a form that writes "1" itself stands for 1 alone.
+ * @param {string} lang
+ * @param {string | undefined} one
+ * @param {number} n
+ */
+function singular(lang, one, n) {
+  if (one === undefined || new Intl.PluralRules(lang).select(n) !== "one") return false;
+  return n === 1 || one.includes("{n}");
+}
+
+/**
+ * A placeholder's value as text: numbers the language's way, without grouping (seeds and
+ * tile numbers stay "12345").
+ * @param {unknown} value
+ * @param {string} lang
+ */
+function shown(value, lang) {
+  return typeof value === "number" ? formatNumber(value, undefined, lang) : String(value);
+}
+
+/**
+ * `value` written the way the current language writes numbers, with exactly `digits` decimals
+ * when given ("1,30" in German), else as many as it has.
+ * @param {number} value
+ * @param {number} [digits]
+ * @param {string} [lang]
+ * @returns {string}
+ */
+export function formatNumber(value, digits, lang = current) {
+  const decimals = digits === undefined ? { maximumFractionDigits: 6 } : { minimumFractionDigits: digits, maximumFractionDigits: digits };
+  return new Intl.NumberFormat(lang, { useGrouping: false, ...decimals }).format(value);
+}
+
+const VOWEL = /^[aeiouyàâäéèêëîïôöûüœæh]/i; // a mute h elides too ("d’Hugo")
+
+/**
+ * French elision: "de {name}" and "que {name}" become "d’Ana" and "qu’Ana" when the name
+ * starts with a vowel.
+ * @param {string} text
+ * @param {{ [name: string]: unknown }} args
+ */
+function elide(text, args) {
+  return text.replace(/\b([dD]|[qQ]u)e \{(\w+)\}/g, (whole, start, name) =>
+    name in args && VOWEL.test(String(args[name])) ? `${start}’{${name}}` : whole);
+}
+
+const NBSP = "\u00a0";
+const NARROW_NBSP = "\u202f";
+
+/**
+ * French punctuation: a no-break space before a colon, a narrow no-break space before ; ! ?
+ * and inside « », so that a line never breaks before them.
+ * @param {string} text
+ */
+function frenchSpacing(text) {
+  return text
+    .replace(/[ \u00a0\u202f]?:(?=\s|$)/g, `${NBSP}:`)
+    .replace(/[ \u00a0\u202f]?([;!?»])/g, `${NARROW_NBSP}$1`)
+    .replace(/«[ \u00a0\u202f]?/g, `«${NARROW_NBSP}`);
 }
 
 export const ALL_STRINGS = STRINGS;

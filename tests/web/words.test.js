@@ -1,0 +1,60 @@
+import "./page.js";
+import assert from "node:assert/strict";
+import { afterEach, beforeEach, test } from "node:test";
+
+import { freshPage } from "./page.js";
+import { formatNumber, setLanguage, t } from "../../src/spieltisch/web/i18n.js";
+import { heelText } from "../../src/spieltisch/web/games/riffraff_words.js";
+
+beforeEach(freshPage);
+afterEach(() => setLanguage("en"));
+
+const NBSP = "\u00a0";
+const NARROW_NBSP = "\u202f";
+
+test("numbers are written the language's way", () => {
+  setLanguage("de");
+  assert.ok(t("pk.expected", { worms: formatNumber(1.3, 2) }).startsWith("1,30 "));
+  assert.equal(formatNumber(1.3, 2), "1,30");
+  assert.equal(t("lobby.seconds", { n: 0.5 }), "0,5 Sekunden");
+  setLanguage("en");
+  assert.equal(formatNumber(1.3, 2), "1.30");
+  assert.equal(t("lobby.seconds", { n: 0.5 }), "0.5 seconds");
+  assert.equal(t("table.seeded", { seed: 12345 }).includes("12345"), true); // no grouping
+});
+
+test("the heel meter reads 'Gîte : 6,5°' in French, with a no-break space before the colon", () => {
+  setLanguage("fr");
+  const text = heelText(-6.5, 0);
+  assert.equal(text, `Gîte${NBSP}: 6,5° à bâbord · 0,0°`);
+  setLanguage("de");
+  assert.equal(heelText(6.5, 0).startsWith("Krängung: 6,5°"), true);
+  setLanguage("en");
+  assert.equal(heelText(6.5, 1), "Heel: 6.5° to starboard · 1.0° bow down");
+});
+
+test("French punctuation keeps its narrow no-break spaces", () => {
+  setLanguage("fr");
+  const text = t("err.stale_version");
+  assert.ok(text.includes(`${NARROW_NBSP};`), text);
+  assert.ok(!/ [;:!?]/.test(text), text);
+  assert.ok(t("rr.tie_captain").endsWith(`${NARROW_NBSP}?`));
+});
+
+test("plurals follow the language's plural rules", () => {
+  setLanguage("en");
+  assert.equal(t("rr.pieces", { n: 1 }), "1 piece");
+  assert.equal(t("rr.pieces", { n: 2 }), "2 pieces");
+  assert.equal(`${t("pk.tiles", { n: 1 })}, ${t("pk.worms", { n: 1 })}`, "1 tile, 1 worm");
+  assert.ok(t("tut.rr.supply", { n: 1, name: "Ana" }).startsWith("1 piece went into Ana's supply"));
+  setLanguage("fr"); // French counts 0 as singular
+  assert.equal(t("rr.pieces", { n: 0 }), "0 pièce");
+  assert.equal(t("rr.pieces", { n: 2 }), "2 pièces");
+});
+
+test("French elides 'de' and 'que' before a vowel", () => {
+  setLanguage("fr");
+  assert.ok(t("tut.rr.supply", { n: 2, name: "Ana" }).includes("réserve d’Ana"));
+  assert.ok(t("tut.rr.supply", { n: 2, name: "Bea" }).includes("réserve de Bea"));
+  assert.ok(t("tut.rr.supply", { n: 2, name: "Émile" }).includes("réserve d’Émile"));
+});
