@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { afterEach, beforeEach, test } from "node:test";
 
 import { freshPage } from "./page.js";
-import { formatNumber, setLanguage, t } from "../../src/spieltisch/web/i18n.js";
+import { botLabel, byStrength, formatNumber, sentence, setLanguage, t } from "../../src/spieltisch/web/i18n.js";
 import { heelText } from "../../src/spieltisch/web/games/riffraff_words.js";
 
 beforeEach(freshPage);
@@ -57,4 +57,30 @@ test("French elides 'de' and 'que' before a vowel", () => {
   assert.ok(t("tut.rr.supply", { n: 2, name: "Ana" }).includes("réserve d’Ana"));
   assert.ok(t("tut.rr.supply", { n: 2, name: "Bea" }).includes("réserve de Bea"));
   assert.ok(t("tut.rr.supply", { n: 2, name: "Émile" }).includes("réserve d’Émile"));
+});
+
+test("a log line starts upper case, even when it starts with a bot's name", () => {
+  setLanguage("fr");
+  assert.equal(sentence("robot pour Ana prend la tuile 25."), "Robot pour Ana prend la tuile 25.");
+  assert.equal(sentence("ébène"), "Ébène");
+  assert.equal(sentence(""), "");
+});
+
+test("the bot that takes over a turn is named as a name, in quotes", () => {
+  setLanguage("en");
+  assert.equal(t("log.timeout", { name: "Ana", bot: "optimal" }), "Ana ran out of time; the bot “optimal” plays this turn.");
+  setLanguage("fr");
+  assert.ok(t("log.timeout", { name: "Ana", bot: "optimal" }).includes(`«${NARROW_NBSP}optimal${NARROW_NBSP}»`));
+});
+
+test("the bot list hints at each bot's strength, weakest first", () => {
+  setLanguage("en");
+  assert.deepEqual(byStrength(["greedy", "optimal", "random", "winner"]), ["random", "greedy", "optimal", "winner"]);
+  assert.deepEqual(byStrength(["expert", "greedy", "random"]), ["random", "greedy", "expert"]);
+  assert.deepEqual(["random", "greedy", "optimal", "winner"].map(botLabel),
+    ["random — beginner", "greedy — easy", "optimal — strong", "winner — strongest"]);
+  assert.equal(botLabel("careful"), "careful — strong");
+  assert.equal(botLabel("unknown"), t("lobby.bot", { bot: "unknown" }));
+  setLanguage("de");
+  assert.equal(botLabel("greedy"), "greedy — leicht");
 });

@@ -6,7 +6,7 @@
 
 import { api, ApiError, keepName, keepToken, savedName, socketProtocols, tokenFor } from "./api.js";
 import { clear, h, keepingPlace, replaceChildren } from "./dom.js";
-import { detectLanguage, has, language, LANGUAGES, setLanguage, t } from "./i18n.js";
+import { botLabel, byStrength, detectLanguage, has, language, LANGUAGES, sentence, setLanguage, t } from "./i18n.js";
 import { gameView } from "./games/index.js";
 import { hasTutorial, makeCoach } from "./tutorial.js";
 import { motionSwitch } from "./motion.js";
@@ -141,7 +141,7 @@ function lobbyPage() {
       "aria-label": `${t("lobby.seats")} ${index + 1}`,
       onchange: (event) => (form.seats[index] = event.target.value || null),
     }, h("option", { value: "", text: t("lobby.person") }),
-    game.bots.map((bot) => h("option", { value: bot, text: t("lobby.bot", { bot }) })));
+    byStrength(game.bots).map((bot) => h("option", { value: bot, text: botLabel(bot) })));
     select.value = form.seats[index] || "";
     return h("li", {}, select);
   }
@@ -592,6 +592,10 @@ function tablePage(tableId, guided = false) {
 }
 
 export function logText(entry, names, view) {
+  return sentence(logWords(entry, names, view));
+}
+
+function logWords(entry, names, view) {
   const args = { ...entry.args };
   if (typeof args.seat === "number") args.name = args.name || names[args.seat] || `#${args.seat + 1}`;
   const special = view && view.logText ? view.logText(entry, args, names) : null;

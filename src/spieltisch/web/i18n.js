@@ -22,6 +22,11 @@ const STRINGS = {
     "lobby.seats": "Seats",
     "lobby.person": "a person",
     "lobby.bot": "bot: {bot}",
+    "lobby.bot_level": "{bot} — {level}",
+    "bot.level.beginner": "beginner",
+    "bot.level.easy": "easy",
+    "bot.level.strong": "strong",
+    "bot.level.strongest": "strongest",
     "lobby.clock": "Turn clock",
     "lobby.no_clock": "none",
     "lobby.seconds": "{n} seconds",
@@ -183,7 +188,7 @@ const STRINGS = {
     "log.left": "{name} left the table.",
     "log.closed": "The server closed the table: nobody played on it for a long time.",
     "log.replaced": "{name} left; the bot {bot} plays on.",
-    "log.timeout": "{name} ran out of time; the bot {bot} plays this turn.",
+    "log.timeout": "{name} ran out of time; the bot “{bot}” plays this turn.",
     "log.bot_replaced": "The bot {bot} failed or was too slow; the bot {by} plays on.",
     "log.chance": "Chance: {outcome}",
     "log.chance_hidden": "Chance decided something hidden.",
@@ -392,6 +397,11 @@ const STRINGS = {
     "lobby.seats": "Plätze",
     "lobby.person": "ein Mensch",
     "lobby.bot": "Bot: {bot}",
+    "lobby.bot_level": "{bot} — {level}",
+    "bot.level.beginner": "für Einsteiger",
+    "bot.level.easy": "leicht",
+    "bot.level.strong": "stark",
+    "bot.level.strongest": "am stärksten",
     "lobby.clock": "Zugzeit",
     "lobby.no_clock": "keine",
     "lobby.seconds": "{n} Sekunden",
@@ -553,7 +563,7 @@ const STRINGS = {
     "log.left": "{name} hat den Tisch verlassen.",
     "log.closed": "Der Server hat den Tisch geschlossen: Lange hat niemand daran gespielt.",
     "log.replaced": "{name} ist gegangen; der Bot {bot} spielt weiter.",
-    "log.timeout": "{name} hat die Zeit überschritten; der Bot {bot} spielt diesen Zug.",
+    "log.timeout": "{name} hat die Zeit überschritten; der Bot „{bot}“ spielt diesen Zug.",
     "log.bot_replaced": "Der Bot {bot} ist ausgefallen oder war zu langsam; der Bot {by} spielt weiter.",
     "log.chance": "Zufall: {outcome}",
     "log.chance_hidden": "Der Zufall hat etwas Verdecktes entschieden.",
@@ -762,6 +772,11 @@ const STRINGS = {
     "lobby.seats": "Places",
     "lobby.person": "une personne",
     "lobby.bot": "robot : {bot}",
+    "lobby.bot_level": "{bot} — {level}",
+    "bot.level.beginner": "débutant",
+    "bot.level.easy": "facile",
+    "bot.level.strong": "fort",
+    "bot.level.strongest": "le plus fort",
     "lobby.clock": "Temps par tour",
     "lobby.no_clock": "aucun",
     "lobby.seconds": "{n} secondes",
@@ -922,7 +937,7 @@ const STRINGS = {
     "log.left": "{name} a quitté la table.",
     "log.closed": "Le serveur a fermé la table : personne n’y a joué depuis longtemps.",
     "log.replaced": "{name} est parti(e) ; le robot {bot} continue.",
-    "log.timeout": "{name} a dépassé le temps ; le robot {bot} joue ce tour.",
+    "log.timeout": "{name} a dépassé le temps ; le robot « {bot} » joue ce tour.",
     "log.bot_replaced": "Le robot {bot} a échoué ou était trop lent ; le robot {by} continue.",
     "log.chance": "Hasard : {outcome}",
     "log.chance_hidden": "Le hasard a décidé quelque chose de caché.",
@@ -1133,6 +1148,11 @@ const STRINGS = {
     "lobby.seats": "Posti",
     "lobby.person": "una persona",
     "lobby.bot": "bot: {bot}",
+    "lobby.bot_level": "{bot} — {level}",
+    "bot.level.beginner": "principiante",
+    "bot.level.easy": "facile",
+    "bot.level.strong": "forte",
+    "bot.level.strongest": "il più forte",
     "lobby.clock": "Tempo per turno",
     "lobby.no_clock": "nessuno",
     "lobby.seconds": "{n} secondi",
@@ -1294,7 +1314,7 @@ const STRINGS = {
     "log.left": "{name} ha lasciato il tavolo.",
     "log.closed": "Il server ha chiuso il tavolo: nessuno ci giocava da tempo.",
     "log.replaced": "{name} se n’è andato; il bot {bot} continua.",
-    "log.timeout": "{name} ha finito il tempo; il bot {bot} gioca questo turno.",
+    "log.timeout": "{name} ha finito il tempo; il bot «{bot}» gioca questo turno.",
     "log.bot_replaced": "Il bot {bot} ha fallito o era troppo lento; il bot {by} continua.",
     "log.chance": "Caso: {outcome}",
     "log.chance_hidden": "Il caso ha deciso qualcosa di nascosto.",
@@ -1504,6 +1524,11 @@ const STRINGS = {
     "lobby.seats": "Plaatsen",
     "lobby.person": "een mens",
     "lobby.bot": "bot: {bot}",
+    "lobby.bot_level": "{bot} — {level}",
+    "bot.level.beginner": "beginner",
+    "bot.level.easy": "makkelijk",
+    "bot.level.strong": "sterk",
+    "bot.level.strongest": "sterkst",
     "lobby.clock": "Tijd per beurt",
     "lobby.no_clock": "geen",
     "lobby.seconds": "{n} seconden",
@@ -1665,7 +1690,7 @@ const STRINGS = {
     "log.left": "{name} heeft de tafel verlaten.",
     "log.closed": "De server heeft de tafel gesloten: er is lang niet aan gespeeld.",
     "log.replaced": "{name} is weg; de bot {bot} speelt verder.",
-    "log.timeout": "{name} is door de tijd heen; de bot {bot} speelt deze beurt.",
+    "log.timeout": "{name} is door de tijd heen; de bot ‘{bot}’ speelt deze beurt.",
     "log.bot_replaced": "De bot {bot} faalde of was te traag; de bot {by} speelt verder.",
     "log.chance": "Toeval: {outcome}",
     "log.chance_hidden": "Het toeval besliste iets verborgens.",
@@ -1969,6 +1994,43 @@ function frenchSpacing(text) {
     .replace(/[ \u00a0\u202f]?:(?=\s|$)/g, `${NBSP}:`)
     .replace(/[ \u00a0\u202f]?([;!?»])/g, `${NARROW_NBSP}$1`)
     .replace(/«[ \u00a0\u202f]?/g, `«${NARROW_NBSP}`);
+}
+
+/**
+ * `text` as a sentence: its first letter upper case (a log line may begin with a bot's name,
+ * "random", or "robot pour Ana").
+ * @param {string} text
+ * @returns {string}
+ */
+export function sentence(text) {
+  return text.charAt(0).toLocaleUpperCase(current) + text.slice(1);
+}
+
+/** How strong each bot plays, weakest first: the lobby offers them in this order. */
+const BOT_LEVELS = { random: "beginner", greedy: "easy", careful: "strong", expert: "strong", optimal: "strong", winner: "strongest" };
+const LEVEL_ORDER = ["beginner", "easy", "strong", "strongest"];
+
+/**
+ * A bot's name with a hint of its strength, "greedy — easy" (the name alone for a bot not rated).
+ * @param {string} bot
+ * @returns {string}
+ */
+export function botLabel(bot) {
+  const level = /** @type {{ [bot: string]: string }} */ (BOT_LEVELS)[bot];
+  return level ? t("lobby.bot_level", { bot, level: t(`bot.level.${level}`) }) : t("lobby.bot", { bot });
+}
+
+/**
+ * The bots from the weakest to the strongest (unrated ones last, in the order given).
+ * @param {string[]} bots
+ * @returns {string[]}
+ */
+export function byStrength(bots) {
+  const rank = (/** @type {string} */ bot) => {
+    const level = /** @type {{ [bot: string]: string }} */ (BOT_LEVELS)[bot];
+    return level ? LEVEL_ORDER.indexOf(level) : LEVEL_ORDER.length;
+  };
+  return [...bots].sort((a, b) => rank(a) - rank(b));
 }
 
 export const ALL_STRINGS = STRINGS;
