@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { afterEach, beforeEach, test } from "node:test";
 
 import { freshPage } from "./page.js";
-import { botLabel, byStrength, formatNumber, sentence, setLanguage, t } from "../../src/spieltisch/web/i18n.js";
+import { ALL_STRINGS, botLabel, byStrength, formatNumber, optionDoc, sentence, setLanguage, t } from "../../src/spieltisch/web/i18n.js";
 import { heelText } from "../../src/spieltisch/web/games/riffraff_words.js";
 
 beforeEach(freshPage);
@@ -83,4 +83,16 @@ test("the bot list hints at each bot's strength, weakest first", () => {
   assert.equal(botLabel("unknown"), t("lobby.bot", { bot: "unknown" }));
   setLanguage("de");
   assert.equal(botLabel("greedy"), "greedy — leicht");
+});
+
+test("only Riff Raff's start seat speaks of a captain", () => {
+  for (const code of Object.keys(ALL_STRINGS)) {
+    setLanguage(code);
+    const captain = t("rr.captain").toLowerCase();
+    for (const game of ["pickomino", "karolinchen"]) {
+      assert.ok(!optionDoc(game, "start_seat", "").toLowerCase().includes(captain), `${code} ${game}`);
+    }
+    assert.ok(optionDoc("riffraff", "start_seat", "").toLowerCase().includes(captain), code);
+  }
+  assert.equal(optionDoc("pickomino", "no_such_option", "the server's words"), "the server's words");
 });

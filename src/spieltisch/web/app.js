@@ -6,7 +6,7 @@
 
 import { api, ApiError, keepName, keepToken, savedName, socketProtocols, tokenFor } from "./api.js";
 import { clear, h, keepingPlace, replaceChildren } from "./dom.js";
-import { botLabel, byStrength, detectLanguage, has, language, LANGUAGES, sentence, setLanguage, t } from "./i18n.js";
+import { botLabel, byStrength, detectLanguage, has, language, LANGUAGES, optionDoc, sentence, setLanguage, t } from "./i18n.js";
 import { gameView } from "./games/index.js";
 import { hasTutorial, makeCoach } from "./tutorial.js";
 import { motionSwitch } from "./motion.js";
@@ -215,7 +215,7 @@ function lobbyPage() {
       h("summary", { text: t("opt.title") }),
       game.options.map((option) => h("div", { class: "option", "data-option": option.name },
         h("label", {}, h("span", { class: "option-name", text: t(`opt.${option.name}`) }), optionControl(option)),
-        h("p", { class: "muted option-doc", text: has(`opt.${option.name}.doc`) ? t(`opt.${option.name}.doc`) : option.doc }))));
+        h("p", { class: "muted option-doc", text: optionDoc(game.name, option.name, option.doc) }))));
   }
 
   function optionControl(option) {

@@ -129,7 +129,8 @@ const STRINGS = {
     "opt.value.choose": "by hand",
     "opt.value.model": "by the catch model",
     "opt.start_seat": "First player",
-    "opt.start_seat.doc": "The seat that plays first (in Riff Raff the first captain), or drawn by lot.",
+    "opt.start_seat.doc": "The seat that plays first, or drawn by lot.",
+    "opt.riffraff.start_seat.doc": "The seat that is the first captain and loads first, or drawn by lot.",
     "opt.flip_when_nothing_returned": "Turn a tile down even without tiles",
     "opt.flip_when_nothing_returned.doc": "A player who fails without a tile of their own still turns the highest grill tile face down.",
     "opt.short_game": "Short game",
@@ -504,7 +505,8 @@ const STRINGS = {
     "opt.value.choose": "von Hand",
     "opt.value.model": "vom Fangmodell",
     "opt.start_seat": "Wer beginnt",
-    "opt.start_seat.doc": "Der Platz, der zuerst spielt (bei Riff Raff der erste Kapitän), oder ausgelost.",
+    "opt.start_seat.doc": "Der Platz, der zuerst spielt, oder ausgelost.",
+    "opt.riffraff.start_seat.doc": "Der Platz, der erster Kapitän ist und zuerst lädt, oder ausgelost.",
     "opt.flip_when_nothing_returned": "Auch ohne Plättchen eines umdrehen",
     "opt.flip_when_nothing_returned.doc": "Wer ohne eigenes Plättchen scheitert, dreht trotzdem das höchste Grillplättchen um.",
     "opt.short_game": "Kurzes Spiel",
@@ -878,7 +880,8 @@ const STRINGS = {
     "opt.value.choose": "à la main",
     "opt.value.model": "par le modèle de rattrapage",
     "opt.start_seat": "Premier joueur",
-    "opt.start_seat.doc": "La place qui joue en premier (dans Riff Raff, le premier capitaine), ou tirée au sort.",
+    "opt.start_seat.doc": "La place qui joue en premier, ou tirée au sort.",
+    "opt.riffraff.start_seat.doc": "La place qui est le premier capitaine et charge en premier, ou tirée au sort.",
     "opt.flip_when_nothing_returned": "Retourner une tuile même sans tuile",
     "opt.flip_when_nothing_returned.doc": "Un joueur qui rate sans avoir de tuile retourne quand même la plus haute tuile du gril.",
     "opt.short_game": "Partie courte",
@@ -1255,7 +1258,8 @@ const STRINGS = {
     "opt.value.choose": "a mano",
     "opt.value.model": "dal modello di presa",
     "opt.start_seat": "Chi inizia",
-    "opt.start_seat.doc": "Il posto che gioca per primo (in Riff Raff il primo capitano), oppure a sorte.",
+    "opt.start_seat.doc": "Il posto che gioca per primo, oppure a sorte.",
+    "opt.riffraff.start_seat.doc": "Il posto che è il primo capitano e carica per primo, oppure a sorte.",
     "opt.flip_when_nothing_returned": "Girare una tessera anche senza tessere",
     "opt.flip_when_nothing_returned.doc": "Chi fallisce senza avere tessere gira comunque la tessera più alta della griglia.",
     "opt.short_game": "Partita breve",
@@ -1631,7 +1635,8 @@ const STRINGS = {
     "opt.value.choose": "met de hand",
     "opt.value.model": "door het vangmodel",
     "opt.start_seat": "Wie begint",
-    "opt.start_seat.doc": "De plaats die als eerste speelt (bij Riff Raff de eerste kapitein), of geloot.",
+    "opt.start_seat.doc": "De plaats die als eerste speelt, of geloot.",
+    "opt.riffraff.start_seat.doc": "De plaats die de eerste kapitein is en als eerste laadt, of geloot.",
     "opt.flip_when_nothing_returned": "Ook zonder tegels een tegel omdraaien",
     "opt.flip_when_nothing_returned.doc": "Wie mislukt zonder eigen tegel, draait toch de hoogste tegel van de grill om.",
     "opt.short_game": "Kort spel",
@@ -2031,6 +2036,19 @@ export function byStrength(bots) {
     return level ? LEVEL_ORDER.indexOf(level) : LEVEL_ORDER.length;
   };
   return [...bots].sort((a, b) => rank(a) - rank(b));
+}
+
+/**
+ * What a game's option does: the game's own text ("opt.riffraff.start_seat.doc") before the
+ * text shared by every game ("opt.start_seat.doc"), else the server's English `fallback`.
+ * @param {string} game
+ * @param {string} option
+ * @param {string} fallback
+ * @returns {string}
+ */
+export function optionDoc(game, option, fallback) {
+  for (const key of [`opt.${game}.${option}.doc`, `opt.${option}.doc`]) if (has(key)) return t(key);
+  return fallback;
 }
 
 export const ALL_STRINGS = STRINGS;
