@@ -466,7 +466,7 @@ function tablePage(tableId, guided = false) {
   function statusLine() {
     const { table, you, to_move: toMove } = last;
     let text = "";
-    if (table.status === "waiting") text = t("table.waiting");
+    if (table.status === "waiting") text = t(you === null ? "table.waiting_guest" : "table.waiting"); // a guest has no link to share yet
     else if (table.status === "playing" && toMove !== null) {
       text = toMove === you ? t("table.your_turn") : t("table.turn_of", { name: seatName(table.seats[toMove]) });
     }
