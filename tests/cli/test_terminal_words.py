@@ -4,6 +4,7 @@ are called what the web client calls them."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from spieltisch.cli.present import presenter_for
 from spieltisch.core.registry import make_game
@@ -33,3 +34,13 @@ def test_riffraff_terminal_text_never_says_flacon_or_box() -> None:
     shown = "\n".join([*presenter.help_lines(), presenter.board(state)])
     assert "bottle" in shown and "crate" in shown, shown
     assert not NOTATION_ONLY.search(shown), shown
+
+
+def test_a_pickomino_stack_of_one_tile_reads_1_tile_1_worm() -> None:
+    game = make_game("pickomino")
+    state = replace(game.new_state(), stacks=((21,), (21, 25)))
+    lines = game.render(state).splitlines()
+    one = next(line for line in lines if "seat 0" in line)
+    two = next(line for line in lines if "seat 1" in line)
+    assert re.search(r"\b1 tile,\s+1 worm$", one), one
+    assert re.search(r"\b2 tiles,\s+3 worms$", two), two
