@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.server.helpers import TestClient, client_for, join, make_table, receive_state
@@ -115,3 +118,32 @@ def test_the_web_client_keeps_the_token_out_of_socket_urls(server: LiveServer) -
         page.wait_for_selector(".seat.mine")
     assert len(tokens) == 1 and len(urls) >= 2, urls
     assert not any("token" in url or tokens[0] in url for url in urls), urls
+
+
+def test_through_the_example_proxy_the_header_seats_and_no_token_is_logged(
+    tmp_path: Path,
+) -> None:
+    """A real server behind docs/hosting/nginx.conf: the subprotocol header reaches the
+    server, the handshake answers "spieltisch" alone, and the access log holds no token."""
+    from websockets.sync.client import connect
+
+    from tests.server.test_nginx_proxy import ACCESS_LOG, TIMEOUT, join, need_nginx, nginx
+
+    need_nginx()
+    with start_server(tmp_path / "server") as live, nginx(tmp_path / "nginx", [live]) as url:
+        made = httpx.post(url + "api/tables", json={"game": "pickomino", "seats": [{}, {}]})
+        table_id = made.json()["id"]
+        token = join(url, table_id, "Ana")
+        address = url.replace("http", "ws", 1) + f"api/tables/{table_id}/ws"
+        offered: list[Any] = ["spieltisch", f"token.{token}"]
+        with connect(address, subprotocols=offered, open_timeout=TIMEOUT) as ws:
+            assert ws.subprotocol == "spieltisch"
+            state = json.loads(ws.recv(timeout=TIMEOUT))
+            assert (state["type"], state["you"]) == ("state", 0)
+        log = tmp_path / "nginx" / ACCESS_LOG
+        deadline = time.monotonic() + TIMEOUT
+        while "/ws " not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.05)  # a socket's line is written once nginx has closed it
+        said = log.read_text()
+    assert f"GET /api/tables/{table_id}/ws HTTP/1.1" in said, said
+    assert token not in said, said
