@@ -96,3 +96,10 @@ test("only Riff Raff's start seat speaks of a captain", () => {
   }
   assert.equal(optionDoc("pickomino", "no_such_option", "the server's words"), "the server's words");
 });
+
+test("a percentage never breaks before its sign", () => {
+  setLanguage("de");
+  assert.ok(t("pk.win", { p: 40 }).startsWith(`40${NBSP}%`));
+  setLanguage("fr");
+  assert.ok(t("pk.fail", { p: 12 }).startsWith(`12${NARROW_NBSP}%`));
+});

@@ -1924,6 +1924,9 @@ export function has(key) {
   return key in STRINGS[current] || key in STRINGS.en;
 }
 
+const NBSP = "\u00a0";
+const NARROW_NBSP = "\u202f";
+
 /**
  * The text of `key` in the current language (English when missing there, the key itself when
  * missing everywhere). When `args.n` is a number that the language's plural rules call "one"
@@ -1940,6 +1943,7 @@ export function t(key, args = {}) {
   if (typeof args.n === "number" && singular(lang, strings[`${key}_one`], args.n)) key = `${key}_one`;
   let text = strings[key] ?? key;
   if (lang === "fr") text = frenchSpacing(elide(text, args));
+  else text = text.replace(/ %/g, `${NBSP}%`); // "50 %" never breaks before its sign
   return text.replace(/\{(\w+)\}/g, (_, /** @type {string} */ name) => (name in args ? shown(args[name], lang) : `{${name}}`));
 }
 
@@ -1991,18 +1995,15 @@ function elide(text, args) {
     name in args && VOWEL.test(String(args[name])) ? `${start}’{${name}}` : whole);
 }
 
-const NBSP = "\u00a0";
-const NARROW_NBSP = "\u202f";
-
 /**
- * French punctuation: a no-break space before a colon, a narrow no-break space before ; ! ?
+ * French punctuation: a no-break space before a colon, a narrow no-break space before ; ! ? %
  * and inside « », so that a line never breaks before them.
  * @param {string} text
  */
 function frenchSpacing(text) {
   return text
     .replace(/[ \u00a0\u202f]?:(?=\s|$)/g, `${NBSP}:`)
-    .replace(/[ \u00a0\u202f]?([;!?»])/g, `${NARROW_NBSP}$1`)
+    .replace(/[ \u00a0\u202f]?([;!?»%])/g, `${NARROW_NBSP}$1`)
     .replace(/«[ \u00a0\u202f]?/g, `«${NARROW_NBSP}`);
 }
 
