@@ -55,6 +55,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus, WebSocketException
+from websockets.typing import Subprotocol
 
 HOST = "127.0.0.1"
 MAX_TABLES = 1000
@@ -192,6 +193,11 @@ async def _play_seat(
             await ws.send(json.dumps(action))
 
 
+def seat_protocols(token: str) -> list[Subprotocol]:
+    """A seat's socket names its token in a subprotocol, as the web client does."""
+    return [Subprotocol("spieltisch"), Subprotocol(f"token.{token}")]
+
+
 async def play_table(
     base: str,
     number: int,
@@ -202,12 +208,12 @@ async def play_table(
 ) -> None:
     """Table `number`'s two players play it (seeded choices) from an address of their own."""
     seed = args.seed + 2 * number
-    url = base.replace("http", "ws", 1) + f"/api/tables/{table_id}/ws?token="
+    url = base.replace("http", "ws", 1) + f"/api/tables/{table_id}/ws"
     end = time.monotonic() + args.seconds
     budget = [args.actions]
     source = (player_address(number), 0)
-    first_socket = connect(url + tokens[0], local_addr=source)
-    second_socket = connect(url + tokens[1], local_addr=source)
+    first_socket = connect(url, subprotocols=seat_protocols(tokens[0]), local_addr=source)
+    second_socket = connect(url, subprotocols=seat_protocols(tokens[1]), local_addr=source)
     async with first_socket as first, second_socket as second:
         await asyncio.gather(
             seat_client(first, random.Random(seed), totals, budget, end, args.think),

@@ -66,7 +66,7 @@ def test_a_person_plays_a_card_unseen_and_places_a_piece() -> None:
     assert "You lay a card face down" in text
     assert "Cards: bot" in text
     assert "into another area" in text  # the plank was refused with the reason
-    assert "You place box 3 u=0.5 v=0 yaw=90 up" in text
+    assert "You place crate 3 u=0.5 v=0 yaw=90 up" in text
 
 
 def _scripted_person(out: list[str]) -> Console:
@@ -97,7 +97,7 @@ def test_the_picture_is_drawn_after_each_placement_settles() -> None:
     PlaySession(
         game, ["random", "you"], ["bot", "You"], _scripted_person(out), 5, picture=picture
     ).play()
-    assert "You place box 3 u=0.5 v=0 yaw=0 up" in "\n".join(out)
+    assert "You place crate 3 u=0.5 v=0 yaw=0 up" in "\n".join(out)
     assert settled and settled[-1] >= 1  # drawn with the box placed
 
 

@@ -178,6 +178,7 @@ class PickominoPresenter(Presenter):
     def help_lines(self) -> list[str]:
         return [
             "  1 2 3 4 5 w   set aside every rolled die showing that face (also 'take 4')",
+            "                w or 6 sets aside the worms (a worm counts 5)",
             "  roll          roll the dice that are left",
             "  stop          end the turn and take the tile shown (a steal when there is one)",
             "  grill         end the turn taking from the grill instead of stealing",

@@ -13,7 +13,7 @@ from spieltisch.cli.present import YOU, LogLine, Presenter
 from spieltisch.core.protocol import CHANCE
 from spieltisch.games.riffraff import notation, story
 from spieltisch.games.riffraff.board import piece_type
-from spieltisch.games.riffraff.data import PIECE_NAMES
+from spieltisch.games.riffraff.data import PIECE_NAMES, PIECE_WORDS
 from spieltisch.games.riffraff.rules import RiffRaff
 from spieltisch.games.riffraff.state import (
     Action,
@@ -32,8 +32,16 @@ from spieltisch.games.riffraff.state import (
 __all__ = ["RiffRaffPresenter"]
 
 
+_WORD = dict(zip(PIECE_NAMES, PIECE_WORDS, strict=True))
+"""A piece's name in the notation to the word shown (a flacon is a bottle, a box a crate)."""
+
+
 def _pieces(bodies: Sequence[int]) -> str:
-    return ", ".join(f"{PIECE_NAMES[piece_type(b)]} ({b})" for b in bodies) or "nothing"
+    return ", ".join(f"{PIECE_WORDS[piece_type(b)]} ({b})" for b in bodies) or "nothing"
+
+
+def _words(names: Sequence[str]) -> list[str]:
+    return [_WORD.get(name, name) for name in names]
 
 
 class RiffRaffPresenter(Presenter):
@@ -62,9 +70,9 @@ class RiffRaffPresenter(Presenter):
         if phase is Phase.ANNOUNCE:
             return f"{who}load one or two pieces onto area {state.card(seat)}? (one, two) > "
         if phase is Phase.PLACE:
-            held = ", ".join(n for n, c in zip(PIECE_NAMES, state.supplies[seat], strict=True) if c)
+            held = ", ".join(n for n, c in zip(PIECE_WORDS, state.supplies[seat], strict=True) if c)
             return (
-                f"{who}place a piece on area {state.card(seat)}, e.g. 'box u=0.5 yaw=90' "
+                f"{who}place a piece on area {state.card(seat)}, e.g. 'crate u=0.5 yaw=90' "
                 f"({held}) > "
             )
         fell = " ".join(str(f.body) for f in state.falling)
@@ -74,7 +82,7 @@ class RiffRaffPresenter(Presenter):
         return [
             "  card 7 (or 7)  lay a card face down; its number is the area you load",
             "  one / two      announce one or two pieces (two: a yard area with cargo on it)",
-            "  box u=0.5      place a box at u (0 at the mast or midships, 1 at the far end)",
+            "  crate u=0.5    place a crate at u (0 at the mast or midships, 1 at the far end)",
             "                 add v=-1..1 across the area, yaw=DEGREES, and a face: up side end",
             "  captain 2      (after a tie) name the new captain; next 2: who plays next",
             "  catch 3 11     (when you catch yourself) the pieces caught, or 'catch none'",
@@ -93,7 +101,8 @@ class RiffRaffPresenter(Presenter):
             count = "two pieces" if action.count == 2 else "one piece"
             return [LogLine(f"{self.verb(self._mover(before), 'announces', 'announce')} {count}")]
         if isinstance(action, Place):
-            text = notation.format_placement(action.placement)
+            notated = notation.format_placement(action.placement)
+            text = PIECE_WORDS[action.placement.piece] + notated[notated.index(" ") :]
             return [LogLine(f"{self.verb(self._mover(before), 'places', 'place')} {text}")]
         if isinstance(action, Settled):
             return self._settled_lines(before, action)
@@ -125,7 +134,7 @@ class RiffRaffPresenter(Presenter):
         if not outcome.fallen:
             return [LogLine(f"  the ship {tilt}; nothing falls", "good")]
         told = story.tell(before, outcome)["fell"]
-        fell = ", ".join(f"{f['piece']} ({f['body']}) from area {f['area']}" for f in told)
+        fell = ", ".join(f"{_WORD[f['piece']]} ({f['body']}) from area {f['area']}" for f in told)
         return [LogLine(f"  the ship {tilt}; falling: {fell}", "bad", pause=1)]
 
     def _catch_lines(
@@ -135,12 +144,12 @@ class RiffRaffPresenter(Presenter):
         told = story.tell(before, action)
         lines = []
         if told["caught"]:
-            caught = ", ".join(told["caught"])
+            caught = ", ".join(_words(told["caught"]))
             lines.append(LogLine(f"  {self.verb(seat, 'catches', 'catch')} {caught}", "good"))
         elif told["back"]:
             own = self._whose(seat)
             lines.append(LogLine(f"  only {own} own piece was caught: that does not count"))
-        home = [*told["back"], *told["supply"]]
+        home = _words([*told["back"], *told["supply"]])
         if home:
             lines.append(LogLine(f"  into {self._whose(seat)} supply: {', '.join(home)}", "bad"))
         if after.phase is Phase.OVER and after.winners == (seat,):

@@ -15,7 +15,10 @@ so they see every table between two changes, never during one:
   GET  /api/tables/{id}/odds           the odds for the player to move, where the game has them
   GET  /api/games/{name}/scene         the geometry a 3D client draws the game with, if it has one
 
-WebSocket /api/tables/{id}/ws?token=T (no token: a spectator; served by `server.sockets`). It sends
+WebSocket /api/tables/{id}/ws (served by `server.sockets`), offering the subprotocols
+"spieltisch" and "token.T" for the seat with token T (no token: a spectator); the server
+accepts "spieltisch" alone, so the token stays out of URLs and access logs. (Deprecated, kept
+for one release for pages opened before an upgrade: the token as the query `?token=T`.) It sends
   {"type": "action", "action": "take 4", "version": 17}, {"type": "sync"} or
   {"type": "chat", "text": "..."};
 the server answers with {"type": "state", "version": ...} after every change,
@@ -78,7 +81,13 @@ from spieltisch.server.lobby import Lobby, SeatSpec
 from spieltisch.server.replays import Encoded, FinishedGames
 from spieltisch.server.settle import CatchTiming
 from spieltisch.server.site import RedisSite, Site
-from spieltisch.server.sockets import CLOSE_LAGGING, MESSAGE_TYPES, refuse_socket, serve_socket
+from spieltisch.server.sockets import (
+    CLOSE_LAGGING,
+    MESSAGE_TYPES,
+    accepted_subprotocol,
+    refuse_socket,
+    serve_socket,
+)
 from spieltisch.server.store import Store
 from spieltisch.server.table import LiveTable, TableError
 
@@ -374,11 +383,12 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
 
     @app.websocket("/api/tables/{table_id}/ws")
     async def socket(websocket: WebSocket, table_id: str, token: str | None = Query(None)) -> None:
+        # `token` in the query is deprecated: the client offers it as a subprotocol instead.
         address = _client_address(websocket)
         try:
             sockets.admit(address, time.monotonic())
         except TableError as error:
-            await websocket.accept()
+            await websocket.accept(subprotocol=accepted_subprotocol(websocket))
             await refuse_socket(websocket, error, CLOSE_LAGGING)  # "try again later"
             return
         try:

@@ -22,7 +22,14 @@ from spieltisch.server.limits import Limits, read_json
 from spieltisch.server.lobby import Lobby
 from spieltisch.server.table import LiveTable
 
-__all__ = ["CLOSE_LAGGING", "MESSAGE_TYPES", "refuse_socket", "serve_socket"]
+__all__ = [
+    "CLOSE_LAGGING",
+    "MESSAGE_TYPES",
+    "SUBPROTOCOL",
+    "accepted_subprotocol",
+    "refuse_socket",
+    "serve_socket",
+]
 
 CLOSE_LAGGING = 1013
 """The WebSocket close code for a client too far behind, or refused for now: 'try again
@@ -34,7 +41,8 @@ MESSAGE_TYPES = ("action", "sync", "chat")
 async def serve_socket(
     lobby: Lobby, websocket: WebSocket, table_id: str, token: str | None, limits: Limits
 ) -> None:
-    await websocket.accept()
+    token = _offered_token(websocket) or token
+    await websocket.accept(subprotocol=accepted_subprotocol(websocket))
     try:
         table, seat = await lobby.seat_with(table_id, token)
     except SQLAlchemyError:
@@ -70,6 +78,27 @@ async def serve_socket(
         pass
     finally:
         lobby.disconnect(connection)
+
+
+SUBPROTOCOL = "spieltisch"
+"""The subprotocol the table's socket speaks, the only one the server accepts."""
+TOKEN_SUBPROTOCOL = "token."
+"""The prefix of the subprotocol that carries a seat token: `token.<TOKEN>`. A token from
+`secrets.token_urlsafe` (letters, digits, '-' and '_') is a valid subprotocol name."""
+
+
+def _offered_token(websocket: WebSocket) -> str | None:
+    """The seat token the client offered as a `token.<TOKEN>` subprotocol, if any."""
+    for offered in websocket.scope.get("subprotocols", []):
+        if offered.startswith(TOKEN_SUBPROTOCOL):
+            return str(offered.removeprefix(TOKEN_SUBPROTOCOL)) or None
+    return None
+
+
+def accepted_subprotocol(websocket: WebSocket) -> str | None:
+    """ "spieltisch" when the client offered it (a browser that offered subprotocols fails a
+    handshake that accepts none); never the token."""
+    return SUBPROTOCOL if SUBPROTOCOL in websocket.scope.get("subprotocols", []) else None
 
 
 async def refuse_socket(websocket: WebSocket, error: TableError, code: int = 4404) -> None:

@@ -66,6 +66,17 @@ export function keepToken(tableId, token) {
   localStorage.setItem(KEY, JSON.stringify(all));
 }
 
+/**
+ * The subprotocols a table's WebSocket offers: "spieltisch", and the seat token as
+ * "token.<TOKEN>" (the server accepts "spieltisch" alone). The token travels in a header,
+ * never in the URL, so it stays out of proxies' access logs.
+ * @param {string | null} token
+ * @returns {string[]}
+ */
+export function socketProtocols(token) {
+  return token ? ["spieltisch", `token.${token}`] : ["spieltisch"];
+}
+
 export function savedName() {
   return localStorage.getItem("spieltisch.name") || "";
 }

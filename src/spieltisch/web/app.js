@@ -4,9 +4,9 @@
 //   #/r/ID        the replay of a finished table
 //   #/learn/ID    a guided first game ("Learn to play")
 
-import { api, ApiError, keepName, keepToken, savedName, tokenFor } from "./api.js";
+import { api, ApiError, keepName, keepToken, savedName, socketProtocols, tokenFor } from "./api.js";
 import { clear, h, keepingPlace, replaceChildren } from "./dom.js";
-import { detectLanguage, has, language, LANGUAGES, setLanguage, t } from "./i18n.js";
+import { botLabel, byStrength, detectLanguage, has, language, LANGUAGES, optionDoc, sentence, setLanguage, t } from "./i18n.js";
 import { gameView } from "./games/index.js";
 import { hasTutorial, makeCoach } from "./tutorial.js";
 import { motionSwitch } from "./motion.js";
@@ -141,7 +141,7 @@ function lobbyPage() {
       "aria-label": `${t("lobby.seats")} ${index + 1}`,
       onchange: (event) => (form.seats[index] = event.target.value || null),
     }, h("option", { value: "", text: t("lobby.person") }),
-    game.bots.map((bot) => h("option", { value: bot, text: t("lobby.bot", { bot }) })));
+    byStrength(game.bots).map((bot) => h("option", { value: bot, text: botLabel(bot) })));
     select.value = form.seats[index] || "";
     return h("li", {}, select);
   }
@@ -215,7 +215,7 @@ function lobbyPage() {
       h("summary", { text: t("opt.title") }),
       game.options.map((option) => h("div", { class: "option", "data-option": option.name },
         h("label", {}, h("span", { class: "option-name", text: t(`opt.${option.name}`) }), optionControl(option)),
-        h("p", { class: "muted option-doc", text: has(`opt.${option.name}.doc`) ? t(`opt.${option.name}.doc`) : option.doc }))));
+        h("p", { class: "muted option-doc", text: optionDoc(game.name, option.name, option.doc) }))));
   }
 
   function optionControl(option) {
@@ -310,10 +310,8 @@ function tablePage(tableId, guided = false) {
   const coach = guided ? makeCoach(tableId, receive, draw, leaveTutorial) : null;
 
   function connect() {
-    const token = tokenFor(tableId);
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = token ? `?token=${encodeURIComponent(token)}` : "";
-    socket = new WebSocket(`${scheme}://${location.host}/api/tables/${tableId}/ws${query}`);
+    socket = new WebSocket(`${scheme}://${location.host}/api/tables/${tableId}/ws`, socketProtocols(tokenFor(tableId)));
     socket.onmessage = (event) => (coach ? coach.offer : receive)(JSON.parse(event.data));
     socket.onclose = () => {
       if (stopped) return;
@@ -468,7 +466,7 @@ function tablePage(tableId, guided = false) {
   function statusLine() {
     const { table, you, to_move: toMove } = last;
     let text = "";
-    if (table.status === "waiting") text = t("table.waiting");
+    if (table.status === "waiting") text = t(you === null ? "table.waiting_guest" : "table.waiting"); // a guest has no link to share yet
     else if (table.status === "playing" && toMove !== null) {
       text = toMove === you ? t("table.your_turn") : t("table.turn_of", { name: seatName(table.seats[toMove]) });
     }
@@ -594,6 +592,10 @@ function tablePage(tableId, guided = false) {
 }
 
 export function logText(entry, names, view) {
+  return sentence(logWords(entry, names, view));
+}
+
+function logWords(entry, names, view) {
   const args = { ...entry.args };
   if (typeof args.seat === "number") args.name = args.name || names[args.seat] || `#${args.seat + 1}`;
   const special = view && view.logText ? view.logText(entry, args, names) : null;
@@ -721,6 +723,7 @@ function start() {
   select.addEventListener("change", () => {
     setLanguage(select.value);
     translateStatic();
+    announce([""]); // what was said stays in the old language: the region starts afresh
     if (page) page.redraw();
   });
   translateStatic();

@@ -22,6 +22,11 @@ const STRINGS = {
     "lobby.seats": "Seats",
     "lobby.person": "a person",
     "lobby.bot": "bot: {bot}",
+    "lobby.bot_level": "{bot} — {level}",
+    "bot.level.beginner": "beginner",
+    "bot.level.easy": "easy",
+    "bot.level.strong": "strong",
+    "bot.level.strongest": "strongest",
     "lobby.clock": "Turn clock",
     "lobby.no_clock": "none",
     "lobby.seconds": "{n} seconds",
@@ -98,6 +103,7 @@ const STRINGS = {
     "tut.rr.caught": "{name} caught falling cargo. Caught pieces leave the game, which helps the catcher, unless they are only the pieces just loaded: those go back to the supply.",
     "tut.rr.supply.title": "Back to the supply",
     "tut.rr.supply": "{n} pieces went into {name}'s supply: fallen cargo that was not caught has to be loaded again.",
+    "tut.rr.supply_one": "1 piece went into {name}'s supply: fallen cargo that was not caught has to be loaded again.",
     "tut.rr.over.title": "Game over",
     "tut.rr.over": "A player without cargo wins at once; after the last round, the fewest pieces in supply win. Look at the ship as long as you like, or leave the tutorial and open a real table.",
     "lobby.open_seats": "{n} free",
@@ -123,7 +129,8 @@ const STRINGS = {
     "opt.value.choose": "by hand",
     "opt.value.model": "by the catch model",
     "opt.start_seat": "First player",
-    "opt.start_seat.doc": "The seat that plays first (in Riff Raff the first captain), or drawn by lot.",
+    "opt.start_seat.doc": "The seat that plays first, or drawn by lot.",
+    "opt.riffraff.start_seat.doc": "The seat that is the first captain and loads first, or drawn by lot.",
     "opt.flip_when_nothing_returned": "Turn a tile down even without tiles",
     "opt.flip_when_nothing_returned.doc": "A player who fails without a tile of their own still turns the highest grill tile face down.",
     "opt.short_game": "Short game",
@@ -157,6 +164,7 @@ const STRINGS = {
     "table.your_turn": "Your turn!",
     "table.turn_of": "{name} is playing.",
     "table.waiting": "Waiting for players: share the invite link.",
+    "table.waiting_guest": "Waiting for players: take a free seat to play, or watch.",
     "table.leave": "Leave the table",
     "table.leave_confirm": "Leave? A bot will play your seat to the end.",
     "table.log": "Game log",
@@ -182,7 +190,7 @@ const STRINGS = {
     "log.left": "{name} left the table.",
     "log.closed": "The server closed the table: nobody played on it for a long time.",
     "log.replaced": "{name} left; the bot {bot} plays on.",
-    "log.timeout": "{name} ran out of time; the bot {bot} plays this turn.",
+    "log.timeout": "{name} ran out of time; the bot “{bot}” plays this turn.",
     "log.bot_replaced": "The bot {bot} failed or was too slow; the bot {by} plays on.",
     "log.chance": "Chance: {outcome}",
     "log.chance_hidden": "Chance decided something hidden.",
@@ -231,6 +239,29 @@ const STRINGS = {
     "err.bad_name": "Please give a name of 1 to 32 characters.",
     "err.no_table": "This table does not exist (any more).",
     "err.network": "The server cannot be reached.",
+    "err.bad_bot": "That bot description is too long.",
+    "err.bad_clock": "A turn clock must be from 5 to 3600 seconds.",
+    "err.bad_options": "These game options are not valid.",
+    "err.bad_pace": "Please choose a bot pace from the list.",
+    "err.bad_seats": "This game cannot be played with that many seats.",
+    "err.bad_seed": "A seed must be a whole number, 0 or more.",
+    "err.no_odds": "There are no odds to show for this position.",
+    "err.no_scene": "There is no 3D picture for this game.",
+    "err.no_seat": "There is no seat with that number.",
+    "err.no_tutorial": "There is no guided game for this game yet.",
+    "err.not_over": "The record is shown once the game is over.",
+    "err.not_saved": "The move could not be saved; please try again.",
+    "err.server_full": "This server is full: join an open table or try again later.",
+    "err.table_broken": "This table could not be loaded; it is kept aside for repair.",
+    "err.too_deep": "That message was nested too deeply.",
+    "err.too_many_reconnects": "Too many new connections from here; trying again in a moment.",
+    "err.too_many_seat_changes": "This seat changed hands too often; try again in a minute.",
+    "err.too_many_sockets": "Too many open connections from here; close a tab first.",
+    "err.too_many_tables": "Too many new tables from here; try again in a minute.",
+    "err.tutorial_left": "This guided game was left; start a new one.",
+    "err.unavailable": "The table cannot be reached right now; it comes back by itself in a moment.",
+    "err.unknown_bot": "There is no such bot.",
+    "err.unknown_game": "There is no such game.",
     "game.pickomino.blurb": "Roll eight dice, set aside one face at a time, and grill worm tiles.",
     "game.pickomino.rules":
       "On your turn roll the dice and set aside all dice of one face, a face you have not set aside yet. Roll on or stop. " +
@@ -276,6 +307,7 @@ const STRINGS = {
     "rr.bow_down": "bow down",
     "rr.stern_down": "stern down",
     "rr.heel": "Heel",
+    "rr.heel_line": "{heel}: {roll}° {side} · {pitch}° {end}",
     "rr.captain": "captain",
     "rr.card_down": "card laid face down",
     "rr.card": "card {n}",
@@ -367,6 +399,11 @@ const STRINGS = {
     "lobby.seats": "Plätze",
     "lobby.person": "ein Mensch",
     "lobby.bot": "Bot: {bot}",
+    "lobby.bot_level": "{bot} — {level}",
+    "bot.level.beginner": "für Einsteiger",
+    "bot.level.easy": "leicht",
+    "bot.level.strong": "stark",
+    "bot.level.strongest": "am stärksten",
     "lobby.clock": "Zugzeit",
     "lobby.no_clock": "keine",
     "lobby.seconds": "{n} Sekunden",
@@ -443,6 +480,7 @@ const STRINGS = {
     "tut.rr.caught": "{name} hat fallende Ladung gefangen. Gefangene Teile scheiden aus, das hilft dem Fänger, außer es sind nur die gerade geladenen Teile: Die kommen zurück in den Vorrat.",
     "tut.rr.supply.title": "Zurück in den Vorrat",
     "tut.rr.supply": "{n} Teile kamen in den Vorrat von {name}: Gefallene Ladung, die nicht gefangen wurde, muss wieder geladen werden.",
+    "tut.rr.supply_one": "1 Teil kam in den Vorrat von {name}: Gefallene Ladung, die nicht gefangen wurde, muss wieder geladen werden.",
     "tut.rr.over.title": "Spielende",
     "tut.rr.over": "Wer keine Ladung mehr hat, gewinnt sofort; nach der letzten Runde gewinnt, wer die wenigsten Teile im Vorrat hat. Sieh dir das Schiff in Ruhe an, oder verlasse die Anleitung und eröffne einen echten Tisch.",
     "lobby.open_seats": "{n} frei",
@@ -468,7 +506,8 @@ const STRINGS = {
     "opt.value.choose": "von Hand",
     "opt.value.model": "vom Fangmodell",
     "opt.start_seat": "Wer beginnt",
-    "opt.start_seat.doc": "Der Platz, der zuerst spielt (bei Riff Raff der erste Kapitän), oder ausgelost.",
+    "opt.start_seat.doc": "Der Platz, der zuerst spielt, oder ausgelost.",
+    "opt.riffraff.start_seat.doc": "Der Platz, der erster Kapitän ist und zuerst lädt, oder ausgelost.",
     "opt.flip_when_nothing_returned": "Auch ohne Plättchen eines umdrehen",
     "opt.flip_when_nothing_returned.doc": "Wer ohne eigenes Plättchen scheitert, dreht trotzdem das höchste Grillplättchen um.",
     "opt.short_game": "Kurzes Spiel",
@@ -502,6 +541,7 @@ const STRINGS = {
     "table.your_turn": "Du bist dran!",
     "table.turn_of": "{name} ist am Zug.",
     "table.waiting": "Warte auf Mitspieler: teile den Einladungslink.",
+    "table.waiting_guest": "Warte auf Mitspieler: Nimm einen freien Platz, um mitzuspielen, oder schau zu.",
     "table.leave": "Tisch verlassen",
     "table.leave_confirm": "Wirklich gehen? Ein Bot spielt deinen Platz zu Ende.",
     "table.log": "Spielverlauf",
@@ -527,7 +567,7 @@ const STRINGS = {
     "log.left": "{name} hat den Tisch verlassen.",
     "log.closed": "Der Server hat den Tisch geschlossen: Lange hat niemand daran gespielt.",
     "log.replaced": "{name} ist gegangen; der Bot {bot} spielt weiter.",
-    "log.timeout": "{name} hat die Zeit überschritten; der Bot {bot} spielt diesen Zug.",
+    "log.timeout": "{name} hat die Zeit überschritten; der Bot „{bot}“ spielt diesen Zug.",
     "log.bot_replaced": "Der Bot {bot} ist ausgefallen oder war zu langsam; der Bot {by} spielt weiter.",
     "log.chance": "Zufall: {outcome}",
     "log.chance_hidden": "Der Zufall hat etwas Verdecktes entschieden.",
@@ -576,6 +616,29 @@ const STRINGS = {
     "err.bad_name": "Bitte gib einen Namen mit 1 bis 32 Zeichen an.",
     "err.no_table": "Diesen Tisch gibt es nicht (mehr).",
     "err.network": "Der Server ist nicht erreichbar.",
+    "err.bad_bot": "Diese Bot-Beschreibung ist zu lang.",
+    "err.bad_clock": "Die Zugzeit muss zwischen 5 und 3600 Sekunden liegen.",
+    "err.bad_options": "Diese Spieloptionen sind nicht gültig.",
+    "err.bad_pace": "Bitte wähle ein Bot-Tempo aus der Liste.",
+    "err.bad_seats": "Mit so vielen Plätzen kann man dieses Spiel nicht spielen.",
+    "err.bad_seed": "Ein Startwert muss eine ganze Zahl ab 0 sein.",
+    "err.no_odds": "Für diese Stellung gibt es keine Chancen zu zeigen.",
+    "err.no_scene": "Für dieses Spiel gibt es kein 3D-Bild.",
+    "err.no_seat": "Einen Platz mit dieser Nummer gibt es nicht.",
+    "err.no_tutorial": "Für dieses Spiel gibt es noch keine geführte Partie.",
+    "err.not_over": "Das Protokoll gibt es, sobald das Spiel vorbei ist.",
+    "err.not_saved": "Der Zug konnte nicht gespeichert werden; bitte versuche es noch einmal.",
+    "err.server_full": "Dieser Server ist voll: Setz dich an einen offenen Tisch oder versuche es später.",
+    "err.table_broken": "Dieser Tisch ließ sich nicht laden; er wird zur Reparatur beiseitegelegt.",
+    "err.too_deep": "Die Nachricht war zu tief verschachtelt.",
+    "err.too_many_reconnects": "Zu viele neue Verbindungen von hier; gleich geht es weiter.",
+    "err.too_many_seat_changes": "Dieser Platz hat zu oft gewechselt; versuche es in einer Minute.",
+    "err.too_many_sockets": "Zu viele offene Verbindungen von hier; schließe zuerst einen Tab.",
+    "err.too_many_tables": "Zu viele neue Tische von hier; versuche es in einer Minute.",
+    "err.tutorial_left": "Diese geführte Partie wurde verlassen; beginne eine neue.",
+    "err.unavailable": "Der Tisch ist gerade nicht erreichbar; gleich ist er von selbst wieder da.",
+    "err.unknown_bot": "Diesen Bot gibt es nicht.",
+    "err.unknown_game": "Dieses Spiel gibt es nicht.",
     "game.pickomino.blurb": "Acht Würfel, ein Symbol nach dem anderen herauslegen und Wurm-Plättchen grillen.",
     "game.pickomino.rules":
       "Wer dran ist, würfelt und legt alle Würfel eines Symbols heraus, das noch nicht herausliegt. Dann weiterwürfeln oder aufhören. " +
@@ -621,6 +684,7 @@ const STRINGS = {
     "rr.bow_down": "Bug unten",
     "rr.stern_down": "Heck unten",
     "rr.heel": "Krängung",
+    "rr.heel_line": "{heel}: {roll}° {side} · {pitch}° {end}",
     "rr.captain": "Kapitän",
     "rr.card_down": "Karte verdeckt gelegt",
     "rr.card": "Karte {n}",
@@ -712,6 +776,11 @@ const STRINGS = {
     "lobby.seats": "Places",
     "lobby.person": "une personne",
     "lobby.bot": "robot : {bot}",
+    "lobby.bot_level": "{bot} — {level}",
+    "bot.level.beginner": "débutant",
+    "bot.level.easy": "facile",
+    "bot.level.strong": "fort",
+    "bot.level.strongest": "le plus fort",
     "lobby.clock": "Temps par tour",
     "lobby.no_clock": "aucun",
     "lobby.seconds": "{n} secondes",
@@ -788,6 +857,7 @@ const STRINGS = {
     "tut.rr.caught": "{name} a attrapé de la cargaison. Les pièces attrapées quittent le jeu, ce qui aide celui qui attrape, sauf si ce sont seulement les pièces qu’il vient de charger : elles retournent dans la réserve.",
     "tut.rr.supply.title": "Retour à la réserve",
     "tut.rr.supply": "{n} pièces sont allées dans la réserve de {name} : la cargaison tombée et non attrapée doit être rechargée.",
+    "tut.rr.supply_one": "{n} pièce est allée dans la réserve de {name} : la cargaison tombée et non attrapée doit être rechargée.",
     "tut.rr.over.title": "Fin de la partie",
     "tut.rr.over": "Un joueur sans cargaison gagne aussitôt ; après la dernière manche, le moins de pièces en réserve gagne. Regarde le navire aussi longtemps que tu veux, ou quitte le tutoriel et ouvre une vraie table.",
     "lobby.open_table": "Ouvrir",
@@ -800,7 +870,7 @@ const STRINGS = {
     "table.skip_log": "Aller au journal de la partie",
     "pk.a11y.worm": "ver",
     "pk.a11y.tile": "tuile {tile}, {n} vers",
-    "pk.a11y.tile_one": "tuile {tile}, 1 ver",
+    "pk.a11y.tile_one": "tuile {tile}, {n} ver",
     "pk.a11y.tile_down": "tuile retournée",
     "pk.a11y.take": "mettre de côté {n} × {face}",
     "lobby.finished": "Parties terminées",
@@ -812,7 +882,8 @@ const STRINGS = {
     "opt.value.choose": "à la main",
     "opt.value.model": "par le modèle de rattrapage",
     "opt.start_seat": "Premier joueur",
-    "opt.start_seat.doc": "La place qui joue en premier (dans Riff Raff, le premier capitaine), ou tirée au sort.",
+    "opt.start_seat.doc": "La place qui joue en premier, ou tirée au sort.",
+    "opt.riffraff.start_seat.doc": "La place qui est le premier capitaine et charge en premier, ou tirée au sort.",
     "opt.flip_when_nothing_returned": "Retourner une tuile même sans tuile",
     "opt.flip_when_nothing_returned.doc": "Un joueur qui rate sans avoir de tuile retourne quand même la plus haute tuile du gril.",
     "opt.short_game": "Partie courte",
@@ -846,6 +917,7 @@ const STRINGS = {
     "table.your_turn": "À vous de jouer !",
     "table.turn_of": "{name} joue.",
     "table.waiting": "En attente de joueurs : partagez le lien d’invitation.",
+    "table.waiting_guest": "En attente de joueurs : prenez une place libre pour jouer, ou regardez.",
     "table.leave": "Quitter la table",
     "table.leave_confirm": "Quitter ? Un robot finira la partie à votre place.",
     "table.log": "Journal de la partie",
@@ -871,7 +943,7 @@ const STRINGS = {
     "log.left": "{name} a quitté la table.",
     "log.closed": "Le serveur a fermé la table : personne n’y a joué depuis longtemps.",
     "log.replaced": "{name} est parti(e) ; le robot {bot} continue.",
-    "log.timeout": "{name} a dépassé le temps ; le robot {bot} joue ce tour.",
+    "log.timeout": "{name} a dépassé le temps ; le robot « {bot} » joue ce tour.",
     "log.bot_replaced": "Le robot {bot} a échoué ou était trop lent ; le robot {by} continue.",
     "log.chance": "Hasard : {outcome}",
     "log.chance_hidden": "Le hasard a décidé quelque chose de caché.",
@@ -920,6 +992,29 @@ const STRINGS = {
     "err.bad_name": "Donnez un nom de 1 à 32 caractères.",
     "err.no_table": "Cette table n’existe pas (ou plus).",
     "err.network": "Le serveur est injoignable.",
+    "err.bad_bot": "Cette description de bot est trop longue.",
+    "err.bad_clock": "Le temps par tour doit être de 5 à 3600 secondes.",
+    "err.bad_options": "Ces options de jeu ne sont pas valables.",
+    "err.bad_pace": "Choisissez un rythme de bot dans la liste.",
+    "err.bad_seats": "Ce jeu ne se joue pas avec autant de places.",
+    "err.bad_seed": "Une graine doit être un nombre entier, 0 ou plus.",
+    "err.no_odds": "Il n’y a pas de chances à montrer pour cette position.",
+    "err.no_scene": "Il n’y a pas d’image 3D pour ce jeu.",
+    "err.no_seat": "Il n’y a pas de place avec ce numéro.",
+    "err.no_tutorial": "Il n’y a pas encore de partie guidée pour ce jeu.",
+    "err.not_over": "Le compte rendu s’affiche une fois la partie terminée.",
+    "err.not_saved": "Le coup n’a pas pu être enregistré ; réessayez.",
+    "err.server_full": "Ce serveur est plein : rejoignez une table ouverte ou réessayez plus tard.",
+    "err.table_broken": "Cette table n’a pas pu être chargée ; elle est mise de côté pour réparation.",
+    "err.too_deep": "Ce message était imbriqué trop profondément.",
+    "err.too_many_reconnects": "Trop de nouvelles connexions d’ici ; nouvel essai dans un instant.",
+    "err.too_many_seat_changes": "Cette place a changé de main trop souvent ; réessayez dans une minute.",
+    "err.too_many_sockets": "Trop de connexions ouvertes d’ici ; fermez d’abord un onglet.",
+    "err.too_many_tables": "Trop de nouvelles tables d’ici ; réessayez dans une minute.",
+    "err.tutorial_left": "Cette partie guidée a été quittée ; commencez-en une nouvelle.",
+    "err.unavailable": "La table est injoignable pour le moment ; elle revient d’elle-même dans un instant.",
+    "err.unknown_bot": "Ce bot n’existe pas.",
+    "err.unknown_game": "Ce jeu n’existe pas.",
     "game.pickomino.blurb": "Lancez huit dés, mettez une face de côté à la fois et grillez des tuiles à vers.",
     "game.pickomino.rules":
       "À votre tour, lancez les dés et mettez de côté tous les dés d’une face pas encore choisie. Relancez ou arrêtez-vous. " +
@@ -947,11 +1042,11 @@ const STRINGS = {
     "kc.fruit.o": "abricots",
     "kc.fruit.b": "myrtille",
     "game.karolinchen.rules": "Chaque ver a six cartes fruits avec 21 fruits en tout. Un dé du milieu de la couleur de votre carte actuelle couvre un de ses fruits ; si aucun ne convient, lancez une fois les dés du milieu. Quand votre carte est pleine, choisissez la suivante dans votre main. Quand le milieu est vide, chaque ver mange les fruits couverts. Le premier à couvrir le 21e fruit gagne.",
-    "pk.tiles_one": "1 tuile",
-    "pk.worms_one": "1 ver",
-    "pk.dice_left_one": "1 dé restant",
+    "pk.tiles_one": "{n} tuile",
+    "pk.worms_one": "{n} ver",
+    "pk.dice_left_one": "{n} dé restant",
     "lobby.open_seats": "{n} libres",
-    "lobby.open_seats_one": "1 libre",
+    "lobby.open_seats_one": "{n} libre",
     "table.chat": "Discussion",
     "table.say": "Dire",
     "table.chat_hint": "Dites quelque chose de gentil",
@@ -967,11 +1062,12 @@ const STRINGS = {
     "rr.bow_down": "proue basse",
     "rr.stern_down": "poupe basse",
     "rr.heel": "Gîte",
+    "rr.heel_line": "{heel}: {roll}° {side} · {pitch}° {end}",
     "rr.captain": "capitaine",
     "rr.card_down": "carte posée face cachée",
     "rr.card": "carte {n}",
     "rr.pieces": "{n} pièces",
-    "rr.pieces_one": "1 pièce",
+    "rr.pieces_one": "{n} pièce",
     "rr.caught_count": "{n} rattrapées",
     "rr.round": "Manche {n} sur {of}",
     "rr.waiting_cards": "Les autres choisissent leur carte…",
@@ -1038,7 +1134,7 @@ const STRINGS = {
     "table.pace": "Rythme des bots : {pace}",
     "table.board": "Plateau de jeu",
     "kc.gain": "prend tout de suite {n} dés",
-    "kc.gain_one": "prend tout de suite 1 dé",
+    "kc.gain_one": "prend tout de suite {n} dé",
     "kc.choose_hint": "Posez une carte de votre main. +2 : la carte prend tout de suite deux dés du milieu.",
     "kc.all_to_roll": "Aucun dé au milieu : les six sont lancés dès que la prochaine carte est posée.",
     "lobby.pace_doc": "Le temps qu'un bot attend avant chaque coup : immédiat, normal ou lent, pour pouvoir suivre ses coups.",
@@ -1058,6 +1154,11 @@ const STRINGS = {
     "lobby.seats": "Posti",
     "lobby.person": "una persona",
     "lobby.bot": "bot: {bot}",
+    "lobby.bot_level": "{bot} — {level}",
+    "bot.level.beginner": "principiante",
+    "bot.level.easy": "facile",
+    "bot.level.strong": "forte",
+    "bot.level.strongest": "il più forte",
     "lobby.clock": "Tempo per turno",
     "lobby.no_clock": "nessuno",
     "lobby.seconds": "{n} secondi",
@@ -1134,6 +1235,7 @@ const STRINGS = {
     "tut.rr.caught": "{name} ha preso del carico in caduta. I pezzi presi escono dal gioco, e questo aiuta chi li prende, a meno che siano solo i pezzi appena caricati: quelli tornano nella riserva.",
     "tut.rr.supply.title": "Di nuovo nella riserva",
     "tut.rr.supply": "{n} pezzi sono andati nella riserva di {name}: il carico caduto e non preso va caricato di nuovo.",
+    "tut.rr.supply_one": "1 pezzo è andato nella riserva di {name}: il carico caduto e non preso va caricato di nuovo.",
     "tut.rr.over.title": "Fine della partita",
     "tut.rr.over": "Chi resta senza carico vince subito; dopo l’ultimo round vince chi ha meno pezzi nella riserva. Guarda la nave quanto vuoi, o esci dal tutorial e apri un tavolo vero.",
     "lobby.open_seats": "{n} liberi",
@@ -1159,7 +1261,8 @@ const STRINGS = {
     "opt.value.choose": "a mano",
     "opt.value.model": "dal modello di presa",
     "opt.start_seat": "Chi inizia",
-    "opt.start_seat.doc": "Il posto che gioca per primo (in Riff Raff il primo capitano), oppure a sorte.",
+    "opt.start_seat.doc": "Il posto che gioca per primo, oppure a sorte.",
+    "opt.riffraff.start_seat.doc": "Il posto che è il primo capitano e carica per primo, oppure a sorte.",
     "opt.flip_when_nothing_returned": "Girare una tessera anche senza tessere",
     "opt.flip_when_nothing_returned.doc": "Chi fallisce senza avere tessere gira comunque la tessera più alta della griglia.",
     "opt.short_game": "Partita breve",
@@ -1193,6 +1296,7 @@ const STRINGS = {
     "table.your_turn": "Tocca a te!",
     "table.turn_of": "Tocca a {name}.",
     "table.waiting": "In attesa di giocatori: condividi il link d’invito.",
+    "table.waiting_guest": "In attesa di giocatori: prendi un posto libero per giocare, o guarda.",
     "table.leave": "Lascia il tavolo",
     "table.leave_confirm": "Vuoi uscire? Un bot giocherà il tuo posto fino alla fine.",
     "table.log": "Diario della partita",
@@ -1218,7 +1322,7 @@ const STRINGS = {
     "log.left": "{name} ha lasciato il tavolo.",
     "log.closed": "Il server ha chiuso il tavolo: nessuno ci giocava da tempo.",
     "log.replaced": "{name} se n’è andato; il bot {bot} continua.",
-    "log.timeout": "{name} ha finito il tempo; il bot {bot} gioca questo turno.",
+    "log.timeout": "{name} ha finito il tempo; il bot «{bot}» gioca questo turno.",
     "log.bot_replaced": "Il bot {bot} ha fallito o era troppo lento; il bot {by} continua.",
     "log.chance": "Caso: {outcome}",
     "log.chance_hidden": "Il caso ha deciso qualcosa di nascosto.",
@@ -1267,6 +1371,29 @@ const STRINGS = {
     "err.bad_name": "Scegli un nome da 1 a 32 caratteri.",
     "err.no_table": "Questo tavolo non esiste (più).",
     "err.network": "Il server non è raggiungibile.",
+    "err.bad_bot": "Questa descrizione del bot è troppo lunga.",
+    "err.bad_clock": "Il tempo per turno deve essere da 5 a 3600 secondi.",
+    "err.bad_options": "Queste opzioni di gioco non sono valide.",
+    "err.bad_pace": "Scegli un ritmo del bot dall’elenco.",
+    "err.bad_seats": "Questo gioco non si gioca con tanti posti.",
+    "err.bad_seed": "Un seme deve essere un numero intero, 0 o più.",
+    "err.no_odds": "Non ci sono probabilità da mostrare per questa posizione.",
+    "err.no_scene": "Non c’è un’immagine 3D per questo gioco.",
+    "err.no_seat": "Non c’è un posto con questo numero.",
+    "err.no_tutorial": "Per questo gioco non c’è ancora una partita guidata.",
+    "err.not_over": "Il resoconto si vede quando la partita è finita.",
+    "err.not_saved": "La mossa non è stata salvata; riprova.",
+    "err.server_full": "Questo server è pieno: unisciti a un tavolo aperto o riprova più tardi.",
+    "err.table_broken": "Questo tavolo non si è potuto caricare; è messo da parte per la riparazione.",
+    "err.too_deep": "Il messaggio era annidato troppo in profondità.",
+    "err.too_many_reconnects": "Troppe nuove connessioni da qui; si riprova tra un momento.",
+    "err.too_many_seat_changes": "Questo posto è cambiato troppo spesso; riprova tra un minuto.",
+    "err.too_many_sockets": "Troppe connessioni aperte da qui; chiudi prima una scheda.",
+    "err.too_many_tables": "Troppi nuovi tavoli da qui; riprova tra un minuto.",
+    "err.tutorial_left": "Questa partita guidata è stata lasciata; iniziane una nuova.",
+    "err.unavailable": "Il tavolo non è raggiungibile ora; torna da solo tra un momento.",
+    "err.unknown_bot": "Questo bot non esiste.",
+    "err.unknown_game": "Questo gioco non esiste.",
     "game.pickomino.blurb": "Tira otto dadi, metti da parte una faccia alla volta e griglia tessere con vermi.",
     "game.pickomino.rules":
       "Al tuo turno tira i dadi e metti da parte tutti i dadi di una faccia non ancora scelta. Poi rilancia o fermati. " +
@@ -1313,6 +1440,7 @@ const STRINGS = {
     "rr.bow_down": "prua giù",
     "rr.stern_down": "poppa giù",
     "rr.heel": "Sbandamento",
+    "rr.heel_line": "{heel}: {roll}° {side} · {pitch}° {end}",
     "rr.captain": "capitano",
     "rr.card_down": "carta coperta",
     "rr.card": "carta {n}",
@@ -1404,6 +1532,11 @@ const STRINGS = {
     "lobby.seats": "Plaatsen",
     "lobby.person": "een mens",
     "lobby.bot": "bot: {bot}",
+    "lobby.bot_level": "{bot} — {level}",
+    "bot.level.beginner": "beginner",
+    "bot.level.easy": "makkelijk",
+    "bot.level.strong": "sterk",
+    "bot.level.strongest": "sterkst",
     "lobby.clock": "Tijd per beurt",
     "lobby.no_clock": "geen",
     "lobby.seconds": "{n} seconden",
@@ -1480,6 +1613,7 @@ const STRINGS = {
     "tut.rr.caught": "{name} ving vallende lading. Gevangen stukken gaan uit het spel, en dat helpt de vanger, tenzij het alleen de net geladen stukken zijn: die gaan terug naar de voorraad.",
     "tut.rr.supply.title": "Terug naar de voorraad",
     "tut.rr.supply": "{n} stukken gingen naar de voorraad van {name}: gevallen lading die niet gevangen werd, moet opnieuw geladen worden.",
+    "tut.rr.supply_one": "1 stuk ging naar de voorraad van {name}: gevallen lading die niet gevangen werd, moet opnieuw geladen worden.",
     "tut.rr.over.title": "Einde van het spel",
     "tut.rr.over": "Wie geen lading meer heeft, wint meteen; na de laatste ronde wint wie de minste stukken in voorraad heeft. Bekijk het schip zo lang je wilt, of verlaat de uitleg en open een echte tafel.",
     "lobby.open_seats": "{n} vrij",
@@ -1505,7 +1639,8 @@ const STRINGS = {
     "opt.value.choose": "met de hand",
     "opt.value.model": "door het vangmodel",
     "opt.start_seat": "Wie begint",
-    "opt.start_seat.doc": "De plaats die als eerste speelt (bij Riff Raff de eerste kapitein), of geloot.",
+    "opt.start_seat.doc": "De plaats die als eerste speelt, of geloot.",
+    "opt.riffraff.start_seat.doc": "De plaats die de eerste kapitein is en als eerste laadt, of geloot.",
     "opt.flip_when_nothing_returned": "Ook zonder tegels een tegel omdraaien",
     "opt.flip_when_nothing_returned.doc": "Wie mislukt zonder eigen tegel, draait toch de hoogste tegel van de grill om.",
     "opt.short_game": "Kort spel",
@@ -1539,6 +1674,7 @@ const STRINGS = {
     "table.your_turn": "Jij bent aan de beurt!",
     "table.turn_of": "{name} is aan de beurt.",
     "table.waiting": "Wachten op spelers: deel de uitnodigingslink.",
+    "table.waiting_guest": "Wachten op spelers: neem een vrije plaats om mee te spelen, of kijk toe.",
     "table.leave": "Tafel verlaten",
     "table.leave_confirm": "Weggaan? Een bot speelt je plaats uit.",
     "table.log": "Spelverloop",
@@ -1564,7 +1700,7 @@ const STRINGS = {
     "log.left": "{name} heeft de tafel verlaten.",
     "log.closed": "De server heeft de tafel gesloten: er is lang niet aan gespeeld.",
     "log.replaced": "{name} is weg; de bot {bot} speelt verder.",
-    "log.timeout": "{name} is door de tijd heen; de bot {bot} speelt deze beurt.",
+    "log.timeout": "{name} is door de tijd heen; de bot ‘{bot}’ speelt deze beurt.",
     "log.bot_replaced": "De bot {bot} faalde of was te traag; de bot {by} speelt verder.",
     "log.chance": "Toeval: {outcome}",
     "log.chance_hidden": "Het toeval besliste iets verborgens.",
@@ -1613,6 +1749,29 @@ const STRINGS = {
     "err.bad_name": "Geef een naam van 1 tot 32 tekens.",
     "err.no_table": "Deze tafel bestaat niet (meer).",
     "err.network": "De server is niet bereikbaar.",
+    "err.bad_bot": "Die botbeschrijving is te lang.",
+    "err.bad_clock": "De beurtklok moet van 5 tot 3600 seconden zijn.",
+    "err.bad_options": "Deze spelopties zijn niet geldig.",
+    "err.bad_pace": "Kies een bottempo uit de lijst.",
+    "err.bad_seats": "Dit spel kan niet met zoveel plaatsen gespeeld worden.",
+    "err.bad_seed": "Een startwaarde moet een geheel getal zijn, 0 of meer.",
+    "err.no_odds": "Er zijn geen kansen te tonen voor deze stand.",
+    "err.no_scene": "Er is geen 3D-beeld voor dit spel.",
+    "err.no_seat": "Er is geen plaats met dat nummer.",
+    "err.no_tutorial": "Voor dit spel is er nog geen begeleid spel.",
+    "err.not_over": "Het verslag is er zodra het spel voorbij is.",
+    "err.not_saved": "De zet kon niet worden opgeslagen; probeer het opnieuw.",
+    "err.server_full": "Deze server is vol: ga aan een open tafel zitten of probeer het later.",
+    "err.table_broken": "Deze tafel kon niet worden geladen; ze wordt apart gezet voor herstel.",
+    "err.too_deep": "Dat bericht was te diep genest.",
+    "err.too_many_reconnects": "Te veel nieuwe verbindingen vanaf hier; zo meteen opnieuw.",
+    "err.too_many_seat_changes": "Deze plaats wisselde te vaak; probeer het over een minuut.",
+    "err.too_many_sockets": "Te veel open verbindingen vanaf hier; sluit eerst een tabblad.",
+    "err.too_many_tables": "Te veel nieuwe tafels vanaf hier; probeer het over een minuut.",
+    "err.tutorial_left": "Dit begeleide spel is verlaten; begin een nieuw.",
+    "err.unavailable": "De tafel is nu niet bereikbaar; ze komt zo vanzelf terug.",
+    "err.unknown_bot": "Die bot bestaat niet.",
+    "err.unknown_game": "Dat spel bestaat niet.",
     "game.pickomino.blurb": "Gooi acht stenen, leg steeds één zijde apart en grill wormtegels.",
     "game.pickomino.rules":
       "In je beurt gooi je de stenen en leg je alle stenen van één zijde apart die je nog niet apart had. Gooi verder of stop. " +
@@ -1658,6 +1817,7 @@ const STRINGS = {
     "rr.bow_down": "boeg omlaag",
     "rr.stern_down": "achtersteven omlaag",
     "rr.heel": "Slagzij",
+    "rr.heel_line": "{heel}: {roll}° {side} · {pitch}° {end}",
     "rr.captain": "kapitein",
     "rr.card_down": "kaart gedekt gelegd",
     "rr.card": "kaart {n}",
@@ -1764,19 +1924,137 @@ export function has(key) {
   return key in STRINGS[current] || key in STRINGS.en;
 }
 
+const NBSP = "\u00a0";
+const NARROW_NBSP = "\u202f";
+
 /**
  * The text of `key` in the current language (English when missing there, the key itself when
- * missing everywhere). With n: 1 in `args`, the key's `_one` form in that language is used when
- * there is one.
+ * missing everywhere). When `args.n` is a number that the language's plural rules call "one"
+ * (1 everywhere, also 0 in French), the key's `_one` form in that language is used when there
+ * is one. Numbers are written the language's way ("0,5" in German); French gets its spaces
+ * before punctuation and "d’" before a name starting with a vowel.
  * @param {string} key
  * @param {{ [name: string]: unknown }} [args]
  * @returns {string}
  */
 export function t(key, args = {}) {
-  const strings = key in STRINGS[current] ? STRINGS[current] : STRINGS.en; // the language the text is in
-  if (args.n === 1 && `${key}_one` in strings) key = `${key}_one`;
-  const text = strings[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, /** @type {string} */ name) => (name in args ? String(args[name]) : `{${name}}`));
+  const lang = key in STRINGS[current] ? current : "en"; // the language the text is in
+  const strings = STRINGS[lang];
+  if (typeof args.n === "number" && singular(lang, strings[`${key}_one`], args.n)) key = `${key}_one`;
+  let text = strings[key] ?? key;
+  if (lang === "fr") text = frenchSpacing(elide(text, args));
+  else text = text.replace(/ %/g, `${NBSP}%`); // "50 %" never breaks before its sign
+  return text.replace(/\{(\w+)\}/g, (_, /** @type {string} */ name) => (name in args ? shown(args[name], lang) : `{${name}}`));
+}
+
+/**
+ * Whether the singular form `one` (if the language has it) says `n`: the language's plural
+ * rules call n "one", and a form that writes "1" itself stands for 1 alone.
+ * @param {string} lang
+ * @param {string | undefined} one
+ * @param {number} n
+ */
+function singular(lang, one, n) {
+  if (one === undefined || new Intl.PluralRules(lang).select(n) !== "one") return false;
+  return n === 1 || one.includes("{n}");
+}
+
+/**
+ * A placeholder's value as text: numbers the language's way, without grouping (seeds and
+ * tile numbers stay "12345").
+ * @param {unknown} value
+ * @param {string} lang
+ */
+function shown(value, lang) {
+  return typeof value === "number" ? formatNumber(value, undefined, lang) : String(value);
+}
+
+/**
+ * `value` written the way the current language writes numbers, with exactly `digits` decimals
+ * when given ("1,30" in German), else as many as it has.
+ * @param {number} value
+ * @param {number} [digits]
+ * @param {string} [lang]
+ * @returns {string}
+ */
+export function formatNumber(value, digits, lang = current) {
+  const decimals = digits === undefined ? { maximumFractionDigits: 6 } : { minimumFractionDigits: digits, maximumFractionDigits: digits };
+  return new Intl.NumberFormat(lang, { useGrouping: false, ...decimals }).format(value);
+}
+
+const VOWEL = /^[aeiouyàâäéèêëîïôöûüœæh]/i; // a mute h elides too ("d’Hugo")
+
+/**
+ * French elision: "de {name}" and "que {name}" become "d’Ana" and "qu’Ana" when the name
+ * starts with a vowel.
+ * @param {string} text
+ * @param {{ [name: string]: unknown }} args
+ */
+function elide(text, args) {
+  return text.replace(/\b([dD]|[qQ]u)e \{(\w+)\}/g, (whole, start, name) =>
+    name in args && VOWEL.test(String(args[name])) ? `${start}’{${name}}` : whole);
+}
+
+/**
+ * French punctuation: a no-break space before a colon, a narrow no-break space before ; ! ? %
+ * and inside « », so that a line never breaks before them.
+ * @param {string} text
+ */
+function frenchSpacing(text) {
+  return text
+    .replace(/[ \u00a0\u202f]?:(?=\s|$)/g, `${NBSP}:`)
+    .replace(/[ \u00a0\u202f]?([;!?»%])/g, `${NARROW_NBSP}$1`)
+    .replace(/«[ \u00a0\u202f]?/g, `«${NARROW_NBSP}`);
+}
+
+/**
+ * `text` as a sentence: its first letter upper case (a log line may begin with a bot's name,
+ * "random", or "robot pour Ana").
+ * @param {string} text
+ * @returns {string}
+ */
+export function sentence(text) {
+  return text.charAt(0).toLocaleUpperCase(current) + text.slice(1);
+}
+
+/** How strong each bot plays, weakest first: the lobby offers them in this order. */
+const BOT_LEVELS = { random: "beginner", greedy: "easy", careful: "strong", expert: "strong", optimal: "strong", winner: "strongest" };
+const LEVEL_ORDER = ["beginner", "easy", "strong", "strongest"];
+
+/**
+ * A bot's name with a hint of its strength, "greedy — easy" (the name alone for a bot not rated).
+ * @param {string} bot
+ * @returns {string}
+ */
+export function botLabel(bot) {
+  const level = /** @type {{ [bot: string]: string }} */ (BOT_LEVELS)[bot];
+  return level ? t("lobby.bot_level", { bot, level: t(`bot.level.${level}`) }) : t("lobby.bot", { bot });
+}
+
+/**
+ * The bots from the weakest to the strongest (unrated ones last, in the order given).
+ * @param {string[]} bots
+ * @returns {string[]}
+ */
+export function byStrength(bots) {
+  const rank = (/** @type {string} */ bot) => {
+    const level = /** @type {{ [bot: string]: string }} */ (BOT_LEVELS)[bot];
+    return level ? LEVEL_ORDER.indexOf(level) : LEVEL_ORDER.length;
+  };
+  return [...bots].sort((a, b) => rank(a) - rank(b));
+}
+
+/**
+ * What a game's option does: the game's own text ("opt.riffraff.start_seat.doc") before the
+ * text shared by every game ("opt.start_seat.doc"), else the server's English `fallback`.
+ * @param {string} game
+ * @param {string} option
+ * @param {string} fallback
+ * @returns {string}
+ */
+export function optionDoc(game, option, fallback) {
+  for (const key of [`opt.${game}.${option}.doc`, `opt.${option}.doc`]) if (has(key)) return t(key);
+  return fallback;
 }
 
 export const ALL_STRINGS = STRINGS;

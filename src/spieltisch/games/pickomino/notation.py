@@ -233,8 +233,9 @@ def _stack_line(game: Pickomino, state: PickominoState, seat: int, name: str) ->
     top = f"top {stack[-1]} ({tile_worms(stack[-1])}w)" if stack else "no tiles"
     marker = "▶" if seat == state.seat and state.phase is not Phase.OVER else " "
     worms = game.scores(state)[seat]
-    tiles = "tile " if len(stack) == 1 else "tiles"
-    return f" {marker} {name:<12} {top:<13} {len(stack):>2} {tiles} {worms:>3} worms"
+    tiles = "tile, " if len(stack) == 1 else "tiles,"
+    worm_word = "worm" if worms == 1 else "worms"  # "1 tile,   1 worm"
+    return f" {marker} {name:<12} {top:<13} {len(stack):>2} {tiles} {worms:>3} {worm_word}"
 
 
 def _stop_line(game: Pickomino, state: PickominoState, names: Sequence[str]) -> str:

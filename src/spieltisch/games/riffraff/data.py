@@ -19,6 +19,7 @@ __all__ = [
     "FACES",
     "PIECES",
     "PIECE_NAMES",
+    "PIECE_WORDS",
     "SHIP",
     "TUNING",
     "YARD_AREAS",
@@ -68,6 +69,9 @@ PIECES: Final = (
     PieceSpec("chest", 0.013, (0.035, 0.022, 0.025)),
 )
 PIECE_NAMES: Final = tuple(p.name for p in PIECES)
+PIECE_WORDS: Final = tuple({"flacon": "bottle", "box": "crate"}.get(n, n) for n in PIECE_NAMES)
+"""The pieces as people call them, the web client's words: a 'flacon' of the notation is a
+bottle, a 'box' a crate (both words are read as actions too, see `piece_index`)."""
 
 FACES: Final = ("up", "side", "end")
 """Resting faces: 'up' as built (long axis along the area, height z), 'side' turned a quarter

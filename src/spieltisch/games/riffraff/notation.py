@@ -30,6 +30,7 @@ from spieltisch.games.riffraff.data import (
     CARD_NUMBERS,
     FACES,
     PIECE_NAMES,
+    PIECE_WORDS,
     PIECES,
     SHIP,
     piece_index,
@@ -544,7 +545,7 @@ def _initial(body: int) -> str:
 
 def _area_lines(state: RiffRaffState) -> list[str]:
     def cargo(area: int) -> str:
-        names = [PIECE_NAMES[piece_type(p.body)] for p in state.board.pieces if p.area == area]
+        names = [PIECE_WORDS[piece_type(p.body)] for p in state.board.pieces if p.area == area]
         return ", ".join(names) or "-"
 
     lines = []
@@ -559,7 +560,7 @@ def _area_lines(state: RiffRaffState) -> list[str]:
 
 def _supply_text(supply: Sequence[int]) -> str:
     parts = [
-        f"{n} {PIECE_NAMES[t]}" if n > 1 else PIECE_NAMES[t] for t, n in enumerate(supply) if n
+        f"{n} {PIECE_WORDS[t]}" if n > 1 else PIECE_WORDS[t] for t, n in enumerate(supply) if n
     ]
     return ", ".join(parts) or "empty"
 

@@ -2,7 +2,7 @@
 // set aside with the running sum, roll and stop buttons (naming the tile a stop takes), the odds.
 
 import { append, arrowKeys, asGroup, h, s } from "../dom.js";
-import { t } from "../i18n.js";
+import { formatNumber, t } from "../i18n.js";
 import { fromPlace, playMotion, rollAge } from "../motion.js";
 
 export const hasOdds = true;
@@ -91,7 +91,7 @@ function diceRow(counts, { clickable, legal, act, odds, kind, age = null }) {
 function oddsNote(info) {
   const win = info.p_win === undefined ? [] : [" · ", h("b", { class: "win-chance", text: t("pk.win", { p: Math.round(info.p_win * 100) }) })];
   return h("span", { class: "odds-note" },
-    t("pk.expected", { worms: info.expected_worms.toFixed(2) }), " · ",
+    t("pk.expected", { worms: formatNumber(info.expected_worms, 2) }), " · ",
     t("pk.fail", { p: Math.round(info.p_fail * 100) }), ...win);
 }
 

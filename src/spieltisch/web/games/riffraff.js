@@ -6,7 +6,8 @@
 // motion plays on while the panels around it change.
 
 import { append, clear, h, s } from "../dom.js";
-import { t } from "../i18n.js";
+import { formatNumber, language, t } from "../i18n.js";
+import { heelText } from "./riffraff_words.js";
 
 const PIECES = ["boat", "barrel", "flacon", "box", "sailor", "plank", "rat", "chest"];
 const FACES = ["up", "side", "end"];
@@ -164,9 +165,9 @@ function refreshGhost() {
 
 function ghostText() {
   const bad = table.placing.bad;
-  if (bad) return t(`rr.intrudes.${bad.where}`, { need: bad.need.toFixed(2) });
+  if (bad) return t(`rr.intrudes.${bad.where}`, { need: formatNumber(bad.need, 2) });
   const p = table.placing;
-  return t("rr.ghost_at", { u: p.u.toFixed(2), v: p.v.toFixed(2), yaw: Math.round(p.yaw) });
+  return t("rr.ghost_at", { u: formatNumber(p.u, 2), v: formatNumber(p.v, 2), yaw: Math.round(p.yaw) });
 }
 
 function number(x) {
@@ -320,32 +321,33 @@ function heelMeter() {
     return s("line", { x1: 60 + 44 * Math.sin(a), y1: 60 - 44 * Math.cos(a), x2: 60 + 52 * Math.sin(a), y2: 60 - 52 * Math.cos(a), class: "rr-tick" });
   });
   const label = h("span", { class: "rr-heel-text", id: "rr-heel-text" });
-  const node = h("div", { class: "rr-heel", id: "rr-heel" },
-    s("svg", { viewBox: "0 0 120 70", class: "rr-heel-gauge", role: "img", "aria-label": t("rr.heel"), "aria-labelledby": "rr-heel-text" },
-      s("path", { d: "M 14 60 A 46 46 0 0 1 106 60", class: "rr-arc" }), ticks, needle, pitchDot),
-    label);
+  const gauge = s("svg", { viewBox: "0 0 120 70", class: "rr-heel-gauge", role: "img", "aria-label": t("rr.heel"), "aria-labelledby": "rr-heel-text" },
+    s("path", { d: "M 14 60 A 46 46 0 0 1 106 60", class: "rr-arc" }), ticks, needle, pitchDot);
+  const node = h("div", { class: "rr-heel", id: "rr-heel" }, gauge, label);
   let shown = "";
-  return {
+  let last = [0, 0];
+  const meter = {
     node,
     set(joints) {
+      last = joints;
       const roll = (joints[0] * 180) / Math.PI;
       const pitch = (joints[1] * 180) / Math.PI;
-      const key = `${roll.toFixed(1)}:${pitch.toFixed(1)}`;
+      const key = `${roll.toFixed(1)}:${pitch.toFixed(1)}:${language()}`; // a new language redraws
       if (key === shown) return;
       shown = key;
       const clamped = Math.max(-40, Math.min(40, roll));
       needle.setAttribute("transform", `rotate(${clamped.toFixed(2)} 60 60)`);
       pitchDot.setAttribute("cy", String(60 - Math.max(-40, Math.min(40, pitch)) * 0.6));
       node.dataset.roll = roll.toFixed(2);
+      gauge.setAttribute("aria-label", t("rr.heel"));
       label.textContent = heelText(roll, pitch);
     },
+    /** The words again, in the language chosen now (the ship may be at rest, with no frame). */
+    relabel() {
+      meter.set(last);
+    },
   };
-}
-
-function heelText(roll, pitch) {
-  const side = roll > 0 ? t("rr.starboard") : t("rr.port");
-  const end = pitch > 0 ? t("rr.bow_down") : t("rr.stern_down");
-  return `${t("rr.heel")}: ${Math.abs(roll).toFixed(1)}° ${Math.abs(roll) >= 0.05 ? side : ""} · ${Math.abs(pitch).toFixed(1)}° ${Math.abs(pitch) >= 0.05 ? end : ""}`;
+  return meter;
 }
 
 // --- the panels -----------------------------------------------------------------------------
@@ -484,6 +486,7 @@ function redrawPanels() {
 }
 
 function update(ctx) {
+  if (table.meter) table.meter.relabel();
   const ship = table.ship;
   if (!ship || !ctx.view) return;
   ship.setBoard(ctx.view.board);
