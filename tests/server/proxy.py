@@ -1,4 +1,6 @@
-"""A TCP proxy that a test can cut, to take a database or a broker away from a server."""
+"""A TCP proxy that a test can cut, to take a database or a broker away from a server, or
+silence: it then forwards nothing but closes nothing either, as a network partition that
+drops packets looks to both ends while their kernels still answer."""
 
 from __future__ import annotations
 
@@ -11,12 +13,14 @@ __all__ = ["CuttableProxy"]
 
 class CuttableProxy:
     """Forwards TCP connections to `target` until `cut`; then drops them all and closes new
-    ones at once, until `restore`."""
+    ones at once, until `restore`. Between `silence` and `speak` it holds every byte back."""
 
     def __init__(self, target: tuple[str, int]) -> None:
         self.target = target
         self.open = True
         self.pairs: list[tuple[socket.socket, socket.socket]] = []
+        self.flowing = threading.Event()
+        self.flowing.set()
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         threading.Thread(target=self._accept, daemon=True).start()
@@ -30,7 +34,7 @@ class CuttableProxy:
             upstream = socket.create_connection(self.target)
             self.pairs.append((client, upstream))
             for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=_pipe, args=(a, b), daemon=True).start()
+                threading.Thread(target=_pipe, args=(a, b, self.flowing), daemon=True).start()
 
     def cut(self) -> None:
         self.open = False
@@ -43,10 +47,17 @@ class CuttableProxy:
     def restore(self) -> None:
         self.open = True
 
+    def silence(self) -> None:
+        self.flowing.clear()
 
-def _pipe(source: socket.socket, sink: socket.socket) -> None:
+    def speak(self) -> None:
+        self.flowing.set()
+
+
+def _pipe(source: socket.socket, sink: socket.socket, flowing: threading.Event) -> None:
     with contextlib.suppress(OSError):
         while data := source.recv(65536):
+            flowing.wait()
             sink.sendall(data)
     for sock in (source, sink):
         with contextlib.suppress(OSError):
