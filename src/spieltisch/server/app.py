@@ -12,6 +12,7 @@ so they see every table between two changes, never during one:
   POST /api/tables/{id}/leave          give a seat up (a bot finishes the game for it)
   GET  /api/tables/{id}/record         the game record of a finished game
   GET  /api/tables/{id}/replay         every step of a finished game with its public view
+  GET  /api/tables/{id}/review         the review of a finished Pickomino or Karolinchen game
   GET  /api/tables/{id}/odds           the solver's odds for the player to move (Pickomino)
   GET  /api/games/riffraff/scene       the ship's and the cargo's geometry for the 3D client
 
@@ -75,6 +76,7 @@ from spieltisch.server.limits import (
 from spieltisch.server.lobby import Connection, Lobby, SeatSpec
 from spieltisch.server.odds import odds_for
 from spieltisch.server.replays import Encoded, FinishedGames
+from spieltisch.server.reviews import review
 from spieltisch.server.settle import CatchTiming
 from spieltisch.server.site import RedisSite, Site
 from spieltisch.server.store import Store
@@ -125,6 +127,7 @@ _STATUS = {
     "seat_taken": 409,
     "not_over": 409,
     "no_odds": 409,
+    "no_review": 409,
     "no_scene": 404,
     "game_over": 409,
     "table_broken": 410,
@@ -354,6 +357,10 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
     @app.get("/api/tables/{table_id}/replay", response_model=dict[str, Any])
     async def replay(table_id: str, request: Request) -> Response:
         return _encoded(request, await kept.replay(_finished(lobby, table_id)))
+
+    @app.get("/api/tables/{table_id}/review", response_model=dict[str, Any])
+    async def game_review(table_id: str, request: Request) -> Response:
+        return _encoded(request, await review(kept, lobby.get(table_id)))
 
     @app.get("/api/tables/{table_id}/odds")
     async def odds(table_id: str) -> dict[str, Any]:
