@@ -66,14 +66,16 @@ export function reviewPage(app, tableId, helpers) {
     if (found !== undefined) go(found);
   }
 
-  // The position before step `at`, drawn for the mover so the choices show; `act` answers a click.
-  /** @param {number} at @param {number | null} seat @param {(action: string) => void} act */
-  function board(at, seat, act) {
-    const current = replay.steps[at];
+  // The position before step `at`; at a decision it is drawn for the mover with the decision's
+  // choices (the public view has none), so they show as on the table; `act` answers a click.
+  /** @param {number} at @param {Decision | null} decision @param {(action: string) => void} act */
+  function board(at, decision, act) {
+    const seat = decision ? decision.seat : null;
+    const legal = decision ? decision.choices.map((c) => c.action) : [];
     const view = gameView(replay.table.game);
     const section = h("section", { class: `board game-${replay.table.game}`, id: "review-board" });
     view.render(section, {
-      view: current.view, you: seat, toMove: seat, seats: replay.table.seats, names: names(),
+      view: { ...replay.steps[at].view, legal_actions: legal }, you: seat, toMove: seat, seats: replay.table.seats, names: names(),
       status: "review", tableId: `review:${tableId}`, notify: () => {}, log: [], act, odds: null, oddsOn: false, setOdds: null,
     });
     return section;
@@ -84,7 +86,9 @@ export function reviewPage(app, tableId, helpers) {
     const target = section.querySelector(`[data-action="${CSS.escape(action)}"]`);
     if (!target) return;
     target.classList.add(mark);
-    target.append(h("span", { class: "action-mark", text: ` · ${label}` }));
+    const named = target.getAttribute("aria-label");
+    if (named) target.setAttribute("aria-label", `${named}, ${label}`); // the mark is part of its name
+    target.append(h("span", { class: "action-mark", text: label }));
   }
 
   function draw() {
@@ -97,7 +101,7 @@ export function reviewPage(app, tableId, helpers) {
     const entry = current.action === null ? null : current.entry;
     let shown;
     if (decision) {
-      shown = board(step, decision.seat, (action) => { explored = action; keepingPlace(draw); });
+      shown = board(step, decision, (action) => { explored = action; keepingPlace(draw); });
       if (decision.best !== decision.played) markAction(shown, decision.best, "review-better", t("review.better_mark"));
       markAction(shown, decision.played, "review-played", t("review.played_mark"));
     } else {
@@ -175,7 +179,7 @@ export function reviewPage(app, tableId, helpers) {
     if (!pickomino) head.push(t("review.col.win_lost"));
     return h("section", { class: "panel review-summary", id: "review-summary" },
       h("h3", { text: t("review.summary") }),
-      h("div", { class: "scroll" }, h("table", {},
+      h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": t("review.summary") }, h("table", {},
         h("thead", {}, h("tr", {}, head.map((text) => h("th", { scope: "col", text })))),
         h("tbody", {}, review.summary.map((/** @type {any} */ p) => h("tr", {},
           h("th", { scope: "row", text: who[p.seat] ?? p.name }),
@@ -260,7 +264,7 @@ export function reviewPage(app, tableId, helpers) {
     const decision = found[state.index];
     const who = names();
     const solved = state.answer !== null && solves(decision, state.answer);
-    const shown = board(decision.step, decision.seat, (action) => {
+    const shown = board(decision.step, decision, (action) => {
       state.answer = action;
       keepingPlace(draw);
       document.getElementById("puzzle-feedback")?.focus();
