@@ -187,7 +187,7 @@ export function reviewPage(app, tableId, helpers) {
           GRADES.slice(2).map((g) => h("td", { text: String(p.grades[g] ?? 0) })),
           pickomino ? [h("td", { text: p.average_worms_lost.toFixed(2) }), h("td", { text: signed(p.luck_worms, 2) }),
             h("td", { text: `${p.worms} (${p.luck_adjusted_worms.toFixed(1)})` })] : null,
-          withWin ? [h("td", { text: signed(100 * p.luck_win, 1) }), h("td", { text: percent(p.luck_adjusted_win) })] : null,
+          withWin ? [h("td", { text: signed(100 * p.luck_win, 1) }), h("td", { text: p.luck_adjusted_win.toFixed(2) })] : null,
           pickomino ? null : h("td", { text: (100 * p.win_lost).toFixed(1) })))))),
       h("p", { class: "muted", text: pickomino ? t("review.summary_note") : t("review.summary_note_cards", { n: review.rollouts }) }));
   }
