@@ -5,7 +5,7 @@
 // `answers` that solve it as a puzzle, so an answer is checked here.
 
 import { api } from "./api.js";
-import { h, keepingPlace, replaceChildren } from "./dom.js";
+import { h, keepingPlace, replaceChildren, s } from "./dom.js";
 import { t } from "./i18n.js";
 import { gameView } from "./games/index.js";
 import { CHART, chartLines, ERRORS, GRADE_MARKS, GRADES, lossText, puzzlesOf, solves } from "./review_model.js";
@@ -62,7 +62,7 @@ export function reviewPage(app, tableId, helpers) {
   /** @param {number} direction 1 or -1 @param {(d: Decision) => boolean} wanted */
   function toDecision(direction, wanted = () => true) {
     const steps = review.decisions.filter(wanted).map((/** @type {Decision} */ d) => d.step);
-    const found = direction > 0 ? steps.find((/** @type {number} */ s) => s > step) : steps.reverse().find((/** @type {number} */ s) => s < step);
+    const found = direction > 0 ? steps.find((/** @type {number} */ at) => at > step) : steps.reverse().find((/** @type {number} */ at) => at < step);
     if (found !== undefined) go(found);
   }
 
@@ -202,18 +202,21 @@ export function reviewPage(app, tableId, helpers) {
     const at = chart.findIndex((p) => p.turn === turn);
     const { width, height, pad } = CHART;
     const x = at < 0 ? null : pad + (at * (width - 2 * pad)) / (chart.length - 1);
-    const svg = `<svg viewBox="0 0 ${width} ${height}" class="review-chart" role="img" aria-labelledby="review-chart-title review-chart-desc" focusable="false">`
-      + `<line x1="${pad}" y1="${height / 2}" x2="${width - pad}" y2="${height / 2}" class="half"/>`
-      + `<line x1="${pad}" y1="${pad}" x2="${pad}" y2="${height - pad}" class="axis"/><line x1="${pad}" y1="${height - pad}" x2="${width - pad}" y2="${height - pad}" class="axis"/>`
-      + `<text x="2" y="${pad + 4}">100%</text><text x="8" y="${height - pad + 4}">0%</text>`
-      + (x === null ? "" : `<line x1="${x}" y1="${pad}" x2="${x}" y2="${height - pad}" class="now"/>`)
-      + lines.map((points, seat) => `<polyline points="${points}" class="seat-line seat-${seat % 4}" stroke-dasharray="${LINE_DASHES[seat % 4]}"/>`).join("")
-      + "</svg>";
+    const line = (/** @type {number} */ x1, /** @type {number} */ y1, /** @type {number} */ x2, /** @type {number} */ y2, /** @type {string} */ kind) =>
+      s("line", { x1, y1, x2, y2, class: kind });
+    const drawing = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "review-chart", role: "img",
+      "aria-labelledby": "review-chart-title review-chart-desc", focusable: "false" },
+    line(pad, height / 2, width - pad, height / 2, "half"),
+    line(pad, pad, pad, height - pad, "axis"),
+    line(pad, height - pad, width - pad, height - pad, "axis"),
+    s("text", { x: 2, y: pad + 4 }, "100%"),
+    s("text", { x: 8, y: height - pad + 4 }, "0%"),
+    x === null ? null : line(x, pad, x, height - pad, "now"),
+    lines.map((points, seat) => s("polyline", { points, class: `seat-line seat-${seat % 4}`, "stroke-dasharray": LINE_DASHES[seat % 4] || null })));
     const figure = h("figure", { class: "panel review-chart-panel", id: "review-chart" },
       h("figcaption", { id: "review-chart-title", text: t("review.chart") }),
       h("p", { class: "sr-only", id: "review-chart-desc", text: chartDescription(chart, who) }));
-    const holder = h("div", { class: "chart-holder" });
-    holder.innerHTML = svg; // built only from numbers above
+    const holder = h("div", { class: "chart-holder" }, drawing);
     figure.append(holder,
       h("ul", { class: "chart-legend" }, who.map((name, seat) => h("li", {},
         h("span", { class: `swatch seat-${seat % 4}${LINE_DASHES[seat % 4] ? " dashed" : ""}`, "aria-hidden": "true" }), name))),
@@ -294,7 +297,7 @@ export function reviewPage(app, tableId, helpers) {
   Promise.all([api(`/api/tables/${tableId}/replay`), api(`/api/tables/${tableId}/review`)]).then(([foundReplay, foundReview]) => {
     replay = foundReplay;
     review = foundReview;
-    const mine = replay.table.seats.findIndex((/** @type {any} */ s) => helpers.myName && s.name === helpers.myName);
+    const mine = replay.table.seats.findIndex((/** @type {any} */ seat) => helpers.myName && seat.name === helpers.myName);
     puzzleSeat = Math.max(0, mine);
     go(review.decisions.length ? review.decisions[0].step : 0);
   }).catch((error) => helpers.deadEnd(root, error, error.code === "not_over" ? `#/t/${tableId}` : null));
