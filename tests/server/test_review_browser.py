@@ -160,6 +160,14 @@ def test_the_review_on_a_phone(browser: Any, server: LiveServer) -> None:
         page.wait_for_timeout(200)
         page.reload()
         page.wait_for_selector("#review-summary, #dead-end")
+    first = page.inner_text("#replay-step")
+    page.focus("#review-next-decision")  # by keyboard: Enter on a control, arrows step
+    page.keyboard.press("Enter")
+    assert page.inner_text("#replay-step") != first
+    after = page.inner_text("#replay-step")
+    page.focus("#review-summary h3")
+    page.keyboard.press("ArrowRight")
+    assert page.inner_text("#replay-step") != after
     page.click("#review-next-error")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], "the review scrolls sideways on a phone"
