@@ -173,22 +173,25 @@ export function reviewPage(app, tableId, helpers) {
   function summaryPanel(who) {
     const pickomino = review.game === "pickomino";
     const withWin = pickomino && review.graded_by === "win chance";
-    const head = [t("review.col.player"), t("review.col.decisions"), ...GRADES.slice(2).map((g) => t(`review.grade.${g}`))];
-    if (pickomino) head.push(t("review.col.per_decision"), t("review.col.luck"), t("review.col.worms_result"));
-    if (withWin) head.push(t("review.col.luck_win"), t("review.col.adjusted_win"));
-    if (!pickomino) head.push(t("review.col.win_lost"));
+    /** @type {[string, (p: any) => string][]} */
+    const columns = [
+      [t("review.col.decisions"), (p) => String(p.decisions)],
+      ...GRADES.slice(2).map((g) => /** @type {[string, (p: any) => string]} */ ([t(`review.grade.${g}`), (p) => String(p.grades[g] ?? 0)])),
+    ];
+    if (pickomino) {
+      columns.push([t("review.col.per_decision"), (p) => p.average_worms_lost.toFixed(2)], [t("review.col.luck"), (p) => signed(p.luck_worms, 2)],
+        [t("review.col.worms_result"), (p) => `${p.worms} (${p.luck_adjusted_worms.toFixed(1)})`]);
+    }
+    if (withWin) columns.push([t("review.col.luck_win"), (p) => signed(100 * p.luck_win, 1)], [t("review.col.adjusted_win"), (p) => p.luck_adjusted_win.toFixed(2)]);
+    if (!pickomino) columns.push([t("review.col.win_lost"), (p) => (100 * p.win_lost).toFixed(1)]);
+    // On a phone each player's row shows as a list: every cell carries its column's name.
     return h("section", { class: "panel review-summary", id: "review-summary" },
       h("h3", { text: t("review.summary") }),
-      h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": t("review.summary") }, h("table", {},
-        h("thead", {}, h("tr", {}, head.map((text) => h("th", { scope: "col", text })))),
+      h("table", {},
+        h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("review.col.player") }), columns.map(([text]) => h("th", { scope: "col", text })))),
         h("tbody", {}, review.summary.map((/** @type {any} */ p) => h("tr", {},
           h("th", { scope: "row", text: who[p.seat] ?? p.name }),
-          h("td", { text: String(p.decisions) }),
-          GRADES.slice(2).map((g) => h("td", { text: String(p.grades[g] ?? 0) })),
-          pickomino ? [h("td", { text: p.average_worms_lost.toFixed(2) }), h("td", { text: signed(p.luck_worms, 2) }),
-            h("td", { text: `${p.worms} (${p.luck_adjusted_worms.toFixed(1)})` })] : null,
-          withWin ? [h("td", { text: signed(100 * p.luck_win, 1) }), h("td", { text: p.luck_adjusted_win.toFixed(2) })] : null,
-          pickomino ? null : h("td", { text: (100 * p.win_lost).toFixed(1) })))))),
+          columns.map(([label, value]) => h("td", { "data-label": label, text: value(p) })))))),
       h("p", { class: "muted", text: pickomino ? t("review.summary_note") : t("review.summary_note_cards", { n: review.rollouts }) }));
   }
 
