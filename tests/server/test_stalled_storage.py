@@ -102,9 +102,10 @@ def stalled_game(
         took.sort()
         p99 = took[int(0.99 * len(took))]
         print(  # the figures, for `pytest -s`
-            f"storage stalled {HOLD:g} s: the move refused after {waited:.2f} s; {len(took)} answers "
-            f"of the lobby and a sync, p50 {1000 * statistics.median(took):.1f} ms, "
-            f"p99 {1000 * p99:.1f} ms, slowest {1000 * took[-1]:.1f} ms"
+            f"storage stalled {HOLD:g} s: the move refused after {waited:.2f} s; "
+            f"{len(took)} answers of the lobby and a sync, "
+            f"p50 {1000 * statistics.median(took):.1f} ms, p99 {1000 * p99:.1f} ms, "
+            f"slowest {1000 * took[-1]:.1f} ms"
         )
         assert refused["type"] == "error" and refused["code"] in ("not_saved", "unavailable")
         assert waited < refused_within, f"refused after {waited:.1f} s"

@@ -12,6 +12,7 @@ so they see every table between two changes, never during one:
   POST /api/tables/{id}/leave          give a seat up (a bot finishes the game for it)
   GET  /api/tables/{id}/record         the game record of a finished game
   GET  /api/tables/{id}/replay         every step of a finished game with its public view
+  GET  /api/tables/{id}/review         the review of a finished game, where the game has one
   GET  /api/tables/{id}/odds           the odds for the player to move, where the game has them
   GET  /api/games/{name}/scene         the geometry a 3D client draws the game with, if it has one
 
@@ -79,6 +80,7 @@ from spieltisch.server.limits import (
 )
 from spieltisch.server.lobby import Lobby, SeatSpec
 from spieltisch.server.replays import Encoded, FinishedGames
+from spieltisch.server.reviews import review
 from spieltisch.server.settle import CatchTiming
 from spieltisch.server.site import RedisSite, Site
 from spieltisch.server.sockets import (
@@ -132,6 +134,7 @@ _STATUS = {
     "seat_taken": 409,
     "not_over": 409,
     "no_odds": 409,
+    "no_review": 409,
     "no_scene": 404,
     "game_over": 409,
     "table_broken": 410,
@@ -369,6 +372,10 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
     @app.get("/api/tables/{table_id}/replay", response_model=dict[str, Any])
     async def replay(table_id: str, request: Request) -> Response:
         return _encoded(request, await kept.replay(await _finished(lobby, table_id)))
+
+    @app.get("/api/tables/{table_id}/review", response_model=dict[str, Any])
+    async def game_review(table_id: str, request: Request) -> Response:
+        return _encoded(request, await review(kept, await lobby.find(table_id)))
 
     @app.get("/api/tables/{table_id}/odds")
     async def odds(table_id: str) -> dict[str, Any]:

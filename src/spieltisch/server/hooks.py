@@ -18,6 +18,7 @@ from functools import cache
 from typing import Any
 
 from spieltisch.core.protocol import Game, JsonValue
+from spieltisch.core.record import GameRecord
 from spieltisch.server.settle import CatchWindow, Motion
 from spieltisch.server.store import SeatRow
 
@@ -63,6 +64,9 @@ class GameHooks:
     """Each legal action of the player to move with its odds, or None where there are none."""
     scene: Callable[[], dict[str, Any]] | None = None
     """The geometry a 3D client draws the game with."""
+    review: Callable[[GameRecord], dict[str, Any]] | None = None
+    """The review of a finished game as JSON, each decision with the `answers` that solve it
+    as a puzzle (`server.reviews`); it may take seconds and runs beside the loop."""
     physics: Physics | None = None
 
 

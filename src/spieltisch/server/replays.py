@@ -63,12 +63,14 @@ class FinishedGames:
         self._built: OrderedDict[tuple[str, str, int], asyncio.Future[Encoded]] = OrderedDict()
 
     async def record(self, table: LiveTable) -> Encoded:
-        return await self._answer("record", table, _record_build)
+        return await self.answer("record", table, _record_build)
 
     async def replay(self, table: LiveTable) -> Encoded:
-        return await self._answer("replay", table, _replay_build)
+        return await self.answer("replay", table, _replay_build)
 
-    async def _answer(self, kind: str, table: LiveTable, prepare: _Prepare) -> Encoded:
+    async def answer(self, kind: str, table: LiveTable, prepare: _Prepare) -> Encoded:
+        """The answer of `kind` for a finished table: `prepare` takes on the event loop what
+        the build (in a thread) reads, once per game version; later readers get it kept."""
         key = (kind, table.id, table.version)
         found = self._built.get(key)
         if found is None:

@@ -1,18 +1,20 @@
 """Pickomino at the web table: the odds for the player to move, from the turn solver and the
-win-probability model, and the friendly bot of its guided first game."""
+win-probability model, the friendly bot of its guided first game, and the review of a
+finished game."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from spieltisch.core.protocol import Game, JsonValue
+from spieltisch.core.record import GameRecord
 from spieltisch.games.pickomino.rules import Pickomino
 from spieltisch.games.pickomino.solver import solve_turn
 from spieltisch.games.pickomino.state import Phase
 from spieltisch.games.pickomino.winner import shipped_win_chances
 from spieltisch.server.hooks import GameHooks
 
-__all__ = ["HOOKS", "odds_for"]
+__all__ = ["HOOKS", "odds_for", "review_json"]
 
 
 def odds_for(game: Game[Any, Any], state: Any) -> list[dict[str, JsonValue]] | None:
@@ -34,4 +36,15 @@ def odds_for(game: Game[Any, Any], state: Any) -> list[dict[str, JsonValue]] | N
     return found
 
 
-HOOKS = GameHooks(tutor="greedy", odds=odds_for)
+def review_json(record: GameRecord) -> dict[str, Any]:
+    """The review, each decision with the choices that solve it as a puzzle."""
+    from spieltisch.analysis.review.pickomino import review_pickomino, solves_puzzle
+
+    reviewed = review_pickomino(record)
+    data = reviewed.to_json()
+    for decision, found in zip(data["decisions"], reviewed.decisions, strict=True):
+        decision["answers"] = [c.action for c in found.choices if solves_puzzle(found, c.action)]
+    return data
+
+
+HOOKS = GameHooks(tutor="greedy", odds=odds_for, review=review_json)

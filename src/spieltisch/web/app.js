@@ -2,6 +2,7 @@
 //   #/            the lobby
 //   #/t/ID        a table (the invite link)
 //   #/r/ID        the replay of a finished table
+//   #/v/ID        the review of a finished table (Pickomino, Karolinchen)
 //   #/learn/ID    a guided first game ("Learn to play")
 
 import { api, ApiError, keepName, keepToken, savedName, socketProtocols, tokenFor } from "./api.js";
@@ -10,6 +11,8 @@ import { botLabel, byStrength, detectLanguage, has, language, LANGUAGES, optionD
 import { gameView } from "./games/index.js";
 import { hasTutorial, makeCoach } from "./tutorial.js";
 import { motionSwitch } from "./motion.js";
+import { reviewPage } from "./review.js";
+import { REVIEWED } from "./review_model.js";
 
 const app = document.getElementById("app");
 let page = null; // the page shown now: { stop(), redraw() }
@@ -513,7 +516,9 @@ function tablePage(tableId, guided = false) {
       h("table", {}, h("tbody", {}, table.seats.map((seat) => h("tr", { class: result.winners.includes(seat.seat) ? "won" : "" },
         h("td", { text: names[seat.seat] }), h("td", { text: String(result.scores[seat.seat]) }))))),
       marked.length ? h("p", { class: "muted", text: t("table.marked", { names: marked.join(", ") }) }) : null,
-      h("a", { class: "button", href: `#/r/${tableId}`, id: "watch-replay", text: t("table.replay") }));
+      h("p", { class: "result-links" },
+        h("a", { class: "button", href: `#/r/${tableId}`, id: "watch-replay", text: t("table.replay") }), " ",
+        REVIEWED.includes(table.game) ? h("a", { class: "button primary", href: `#/v/${tableId}`, id: "open-review", text: t("review.open") }) : null));
   }
 
   // A keyboard player whose button went away stays at the board: on the next action there
@@ -703,6 +708,12 @@ function replayPage(tableId) {
   };
 }
 
+// --- the review ------------------------------------------------------------------------------
+function openReview(tableId) {
+  const myName = tokenFor(tableId) ? savedName() : null; // who played here from this browser
+  return reviewPage(app, tableId, { seatName, logText, deadEnd, myName });
+}
+
 // --- start ------------------------------------------------------------------------------------
 function route() {
   if (page) page.stop();
@@ -710,6 +721,7 @@ function route() {
   const [, kind, id] = location.hash.split("/");
   if (kind === "t" && id) page = tablePage(decodeURIComponent(id));
   else if (kind === "r" && id) page = replayPage(decodeURIComponent(id));
+  else if (kind === "v" && id) page = openReview(decodeURIComponent(id));
   else if (kind === "learn" && id) page = tablePage(decodeURIComponent(id), true);
   else page = lobbyPage();
 }

@@ -1,0 +1,65 @@
+// The review's pure parts (no page, no game views): which decisions are puzzles, what solves
+// one, the win-chance chart's lines and a loss in words.
+
+import { t } from "./i18n.js";
+
+export const REVIEWED = ["pickomino", "karolinchen"];
+export const GRADES = ["best", "good", "inaccuracy", "mistake", "blunder"];
+export const ERRORS = new Set(["inaccuracy", "mistake", "blunder"]);
+const PUZZLE_GRADES = new Set(["mistake", "blunder"]);
+/** @type {{ [grade: string]: string }} */
+export const GRADE_MARKS = { best: "✓✓", good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??" };
+export const CHART = { width: 600, height: 180, pad: 28 };
+
+/**
+ * @typedef {{ action: string, p_win: number | null, expected_worms?: number, p_fail?: number }} Choice
+ * @typedef {{ step: number, seat: number, played: string, best: string, grade: string,
+ *   win_lost: number | null, worms_lost?: number, turn?: number, expert?: string,
+ *   choices: Choice[], answers: string[] }} Decision
+ * @typedef {{ turn: number, seat: number, p_win: number[] }} ChartPoint
+ */
+
+/**
+ * A seat's puzzles: its mistakes and blunders, in the order they were made.
+ * @param {Decision[]} decisions
+ * @param {number} seat
+ */
+export function puzzlesOf(decisions, seat) {
+  return decisions.filter((d) => d.seat === seat && PUZZLE_GRADES.has(d.grade));
+}
+
+/**
+ * Whether an answer solves a puzzle: it loses less than an inaccuracy (the server's list).
+ * @param {Decision} decision
+ * @param {string} answer
+ */
+export function solves(decision, answer) {
+  return decision.answers.includes(answer);
+}
+
+/**
+ * The chart's lines: for each seat the SVG points of its win chance before every turn.
+ * @param {ChartPoint[]} chart
+ * @param {number} seats
+ * @returns {string[]}
+ */
+export function chartLines(chart, seats) {
+  const { width, height, pad } = CHART;
+  const across = Math.max(1, chart.length - 1);
+  return Array.from({ length: seats }, (_, seat) => chart.map((point, i) => {
+    const x = pad + (i * (width - 2 * pad)) / across;
+    const y = height - pad - point.p_win[seat] * (height - 2 * pad);
+    return `${x.toFixed(1)},${y.toFixed(1)}`;
+  }).join(" "));
+}
+
+/**
+ * A loss in words: points of win chance where there are, else worms.
+ * @param {Decision} decision
+ */
+export function lossText(decision) {
+  if (decision.win_lost !== null && decision.win_lost !== undefined) {
+    return t("review.lost_win", { p: (100 * decision.win_lost).toFixed(1) });
+  }
+  return t("review.lost_worms", { w: (decision.worms_lost ?? 0).toFixed(2) });
+}
