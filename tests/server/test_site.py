@@ -352,3 +352,47 @@ def test_a_site_job_that_goes_on_after_a_cancellation_is_cancelled_again() -> No
         return seen
 
     assert asyncio.run(main()) == ["went on", "cancelled"]
+
+
+def test_a_site_restarted_whole_keeps_a_turn_clocks_deadline(tmp_path: Path) -> None:
+    """Both workers stop (a new release, a machine restart); two new ones on the same database
+    take the running turn clock up with its stored deadline, not a fresh one."""
+
+    async def main() -> None:
+        prefix = site_prefix()
+        url = db_url(tmp_path, "restarted")
+        old = [Worker(url, need_redis(), prefix, name) for name in ("A", "B")]
+        for worker in old:
+            await worker.start()
+        table = await old[0].lobby.create(
+            "pickomino", {}, [SeatSpec(), SeatSpec()], clock=600, seed=12
+        )
+        await until(lambda: old[0].site.owns(table.id), "A owns the table it made")
+        await old[0].lobby.join(table.id, 0, "Ada")
+        await old[0].lobby.join(table.id, 1, "Bea")
+        deadline = old[0].lobby.timers[table.id].deadline
+        assert deadline is not None
+        for worker in old:
+            await worker.stop()
+        new = [Worker(url, need_redis(), prefix, name) for name in ("C", "D")]
+        for worker in new:
+            await worker.start()
+        try:
+            owner = await owner_of(new, table.id)
+            await until(lambda: clock_runs(owner, table.id), "its clock runs")
+            assert owner.lobby.timers[table.id].deadline == deadline  # not a fresh 600 s
+        finally:
+            for worker in new:
+                await worker.stop()
+
+    asyncio.run(main())
+
+
+def clock_runs(worker: Worker, table_id: str) -> bool:
+    timers = worker.lobby.timers.get(table_id)
+    return timers is not None and timers.clock is not None
+
+
+async def owner_of(workers: list[Worker], table_id: str) -> Worker:
+    await until(lambda: any(w.site.owns(table_id) for w in workers), "a new worker takes it")
+    return next(w for w in workers if w.site.owns(table_id))
