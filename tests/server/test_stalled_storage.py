@@ -28,8 +28,10 @@ from tests.server.sites import shared_db
 
 pytestmark = pytest.mark.slow  # a real server, and a lock held for seconds
 
-HOLD = WRITE_BOUND + 4.0
-"""Seconds the other program holds the lock: longer than any bound of a write."""
+LOCKED = 20.0
+"""Seconds another program holds the lock (longer than any bound of a storage call)."""
+SILENT = 30.0
+"""Seconds the proxy in front of PostgreSQL forwards nothing."""
 ANSWER_BOUND = 1.0
 """The 99th percentile allowed of the answers of the lobby and of a sync while the lock is held
 (a generous bound for a busy machine; before the storage threads, answers waited for the
@@ -63,8 +65,10 @@ def answers_timed(url: str, table_id: str) -> Iterator[list[float]]:
 
 
 @contextmanager
-def held(hold: Callable[[threading.Event, threading.Event], None]) -> Iterator[None]:
-    """Another program's lock, taken before the block and let go `HOLD` seconds later."""
+def held(
+    hold: Callable[[threading.Event, threading.Event], None], seconds: float
+) -> Iterator[None]:
+    """Another program's lock, taken before the block and let go `seconds` later."""
     holding, release = threading.Event(), threading.Event()
     holder = threading.Thread(target=hold, args=(holding, release))
     holder.start()
@@ -73,7 +77,7 @@ def held(hold: Callable[[threading.Event, threading.Event], None]) -> Iterator[N
     try:
         yield
     finally:
-        time.sleep(max(0.0, HOLD - (time.monotonic() - started)))
+        time.sleep(max(0.0, seconds - (time.monotonic() - started)))
         release.set()
         holder.join(TIMEOUT)
 
@@ -82,6 +86,7 @@ def stalled_game(
     url: str,
     db: str,
     hold: Callable[[threading.Event, threading.Event], None],
+    seconds: float = LOCKED,
     refused_within: float = WRITE_BOUND + 2.0,
 ) -> None:
     """Two people play at a table while `hold` stalls the database: the move is refused
@@ -93,7 +98,7 @@ def stalled_game(
         states = [state_of(ws) for ws in seats]  # each seat's picture on joining
         state = states[states[0]["to_move"]]
         mover = seats[state["you"]]
-        with answers_timed(url, watched) as took, held(hold):
+        with answers_timed(url, watched) as took, held(hold, seconds):
             move = {"type": "action", "version": state["version"]}
             started = time.monotonic()
             mover.send(json.dumps({**move, "action": state["view"]["legal_actions"][0]}))
@@ -102,7 +107,7 @@ def stalled_game(
         took.sort()
         p99 = took[int(0.99 * len(took))]
         print(  # the figures, for `pytest -s`
-            f"storage stalled {HOLD:g} s: the move refused after {waited:.2f} s; "
+            f"storage stalled {seconds:g} s: the move refused after {waited:.2f} s; "
             f"{len(took)} answers of the lobby and a sync, "
             f"p50 {1000 * statistics.median(took):.1f} ms, p99 {1000 * p99:.1f} ms, "
             f"slowest {1000 * took[-1]:.1f} ms"
@@ -162,4 +167,5 @@ def test_a_silent_postgresql_stalls_only_the_moves_it_must_store(tmp_path: Path)
         # the write gives up after its bound, and the table is then read anew before the
         # player hears: through the silent proxy that read waits up to its own bound too
         refused_within = WRITE_BOUND + READ_BOUND + 2.0
-        stalled_game(live.url, db.render_as_string(hide_password=False), silence, refused_within)
+        url = db.render_as_string(hide_password=False)
+        stalled_game(live.url, url, silence, SILENT, refused_within)
