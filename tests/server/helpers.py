@@ -6,6 +6,7 @@ worker processes.
 
 from __future__ import annotations
 
+import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -22,6 +23,7 @@ from tests.server.database import db_url
 __all__ = [
     "TestClient",
     "client_for",
+    "finished_table",
     "join",
     "make_table",
     "play_until",
@@ -67,3 +69,13 @@ def play_until(ws: WebSocketTestSession, state: dict[str, Any], done: Any) -> di
         state = receive_state(ws)
         assert state["type"] == "state", state
     return state
+
+
+def finished_table(client: TestClient, game: str = "pickomino") -> str:
+    """A seeded game of two greedy bots played to its end."""
+    table_id = str(make_table(client, ["greedy", "greedy"], game=game)["id"])
+    deadline = time.monotonic() + 60
+    while client.get(f"/api/tables/{table_id}").json()["status"] != "over":
+        assert time.monotonic() < deadline, "the bots' game did not end"
+        time.sleep(0.05)
+    return table_id

@@ -13,23 +13,13 @@ from typing import Any
 import pytest
 
 from spieltisch.server import replays
-from tests.server.helpers import TestClient, client_for, make_table
+from tests.server.helpers import TestClient, client_for, finished_table
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with client_for(tmp_path) as test_client:
         yield test_client
-
-
-def finished_table(client: TestClient) -> str:
-    """A game of two bots played to its end."""
-    table_id = str(make_table(client, ["greedy", "greedy"])["id"])
-    deadline = time.monotonic() + 60
-    while client.get(f"/api/tables/{table_id}").json()["status"] != "over":
-        assert time.monotonic() < deadline, "the bots' game did not end"
-        time.sleep(0.05)
-    return table_id
 
 
 def test_a_replay_is_built_once_off_the_loop_and_kept(

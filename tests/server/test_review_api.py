@@ -4,7 +4,6 @@ refused for a game still being played, a game without a review and an unknown ta
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -14,23 +13,13 @@ import pytest
 
 from spieltisch.server import reviews
 from spieltisch.server.hooks import hooks_for
-from tests.server.helpers import TestClient, client_for, make_table
+from tests.server.helpers import TestClient, client_for, finished_table, make_table
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with client_for(tmp_path) as test_client:
         yield test_client
-
-
-def finished_table(client: TestClient, game: str = "pickomino") -> str:
-    """A seeded game of two greedy bots played to its end."""
-    table_id = str(make_table(client, ["greedy", "greedy"], game=game)["id"])
-    deadline = time.monotonic() + 60
-    while client.get(f"/api/tables/{table_id}").json()["status"] != "over":
-        assert time.monotonic() < deadline, "the bots' game did not end"
-        time.sleep(0.05)
-    return table_id
 
 
 def test_a_pickomino_review_is_built_once_off_the_loop_and_kept(
