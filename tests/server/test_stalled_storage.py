@@ -119,6 +119,7 @@ def stalled_game(
     assert gapless(db, played)
 
 
+@pytest.mark.postgres
 def test_a_locked_postgresql_stalls_only_the_moves_it_must_store(tmp_path: Path) -> None:
     db = shared_db(tmp_path)
 
@@ -150,6 +151,7 @@ def test_a_locked_sqlite_file_stalls_only_the_moves_it_must_store(tmp_path: Path
         stalled_game(live.url, f"sqlite:///{path}", lock_file)
 
 
+@pytest.mark.postgres
 def test_a_silent_postgresql_stalls_only_the_moves_it_must_store(tmp_path: Path) -> None:
     """A proxy in front of PostgreSQL stops forwarding without closing anything: no bound of
     the database or of TCP ends the call that waits, only the server's own."""

@@ -20,6 +20,8 @@ from spieltisch.server.database import (
 from spieltisch.server.store import EntryRow, SeatRow, Store, TableRow
 from tests.server.sites import shared_db
 
+pytestmark = pytest.mark.postgres  # PostgreSQL's own bounds, whatever the test database is
+
 
 @pytest.fixture
 def postgres(tmp_path: Path) -> str:
