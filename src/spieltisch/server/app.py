@@ -241,19 +241,16 @@ def create_app(
     app.add_middleware(BodyLimit, limit=limits.body)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM)  # text assets and JSON
 
+    @app.exception_handler(TableError)
+    async def table_error(_request: Request, error: Exception) -> JSONResponse:
+        assert isinstance(error, TableError)
+        return _refusal(error)
+
     @app.exception_handler(SQLAlchemyError)
     async def storage_error(_request: Request, _error: Exception) -> JSONResponse:
         """The database could not be read for this request (a table other workers made):
         as every refusal, a JSON answer, never a traceback."""
-        down = storage_down()
-        return JSONResponse({"error": down.code, "message": down.message}, 503)
-
-    @app.exception_handler(TableError)
-    async def table_error(_request: Request, error: Exception) -> JSONResponse:
-        assert isinstance(error, TableError)
-        return JSONResponse(
-            {"error": error.code, "message": error.message}, _STATUS.get(error.code, 400)
-        )
+        return _refusal(storage_down())
 
     _add_routes(app, lobby, limits)
     _add_vendor_route(app)
@@ -402,6 +399,13 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
             await serve_socket(lobby, websocket, table_id, token, limits)
         finally:
             sockets.release(address)
+
+
+def _refusal(error: TableError) -> JSONResponse:
+    """A refusal as JSON, with the HTTP status its code stands for."""
+    return JSONResponse(
+        {"error": error.code, "message": error.message}, _STATUS.get(error.code, 400)
+    )
 
 
 def _client_address(request: HTTPConnection) -> str | None:
