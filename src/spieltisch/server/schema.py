@@ -9,9 +9,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import BigInteger, Boolean, Column, Float, Integer, MetaData, String, Table, Text
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
 
 __all__ = [
+    "ACCOUNTS",
     "CHAT",
     "DEADLINES",
     "ENTRIES",
@@ -20,6 +32,8 @@ __all__ = [
     "METADATA",
     "SCHEMA_VERSION",
     "SEATS",
+    "SESSIONS",
+    "SIGN_IN_FAILURES",
     "TABLES",
     "ChatRow",
     "EntryRow",
@@ -28,11 +42,12 @@ __all__ = [
     "TableRow",
 ]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The number of the newest migration (`migrations/versions`). 1: tables, seats, entries,
 chat. 2: the server's secret dice, seeded, broken and closed tables, bot pace, 64-bit seeds,
 and this version in `meta` (for the servers from before the migrations). 3: the deadlines of
-running turn clocks."""
+running turn clocks. 4: accounts, sessions, failed sign-ins, a seat's account and when its
+player was last seen."""
 
 MAX_BOT_SPEC = 128
 """The longest bot spec a seat can store."""
@@ -72,6 +87,8 @@ SEATS = Table(
     Column("name", String(64), nullable=True),
     Column("token_hash", String(64), nullable=True),
     Column("replaced", Boolean, nullable=False, default=False),
+    Column("account_id", String(32), nullable=True, index=True),  # the signed-in player's
+    Column("last_seen", Float, nullable=True),  # when its player last had the table open
 )
 
 ENTRIES = Table(
@@ -104,6 +121,36 @@ DEADLINES = Table(
     Column("kind", String(16), primary_key=True),  # what runs out: 'clock', a turn clock
     Column("seat", Integer, nullable=False),  # whose time it is
     Column("due", Float, nullable=False),  # when it runs out (seconds since the epoch)
+)
+
+
+ACCOUNTS = Table(
+    "accounts",
+    METADATA,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),  # as the player wrote it (NFKC)
+    Column("name_key", String(64), nullable=False, unique=True),  # equal for look-alikes
+    Column("password_hash", String(256), nullable=False),  # Argon2id, never the password
+    Column("created", Float, nullable=False),
+    Column("settings", Text, nullable=False, server_default="{}"),  # JSON: language, ...
+)
+
+SESSIONS = Table(
+    "sessions",
+    METADATA,
+    Column("id_hash", String(64), primary_key=True),  # SHA-256 of the cookie's secret
+    Column("account_id", String(32), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+    Column("last_used", Float, nullable=False),
+)
+
+SIGN_IN_FAILURES = Table(
+    "sign_in_failures",
+    METADATA,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("key", String(128), nullable=False),  # whose: an account's name key or an address
+    Column("at", Float, nullable=False),
+    Index("ix_sign_in_failures_key_at", "key", "at"),
 )
 
 
