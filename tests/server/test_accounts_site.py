@@ -31,7 +31,7 @@ def test_an_accounts_seat_is_known_on_the_other_worker(tmp_path: Path) -> None:
             _, found = await b.lobby.seat_with(table.id, None, "account-1")
             assert found == seat
             summary = b.lobby.tables[table.id].summary()
-            assert summary["seats"][seat]["account"] is True  # type: ignore[index,call-overload]
+            assert summary["seats"][seat]["account"] is True
 
     asyncio.run(main())
 
