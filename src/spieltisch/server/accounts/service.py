@@ -38,7 +38,7 @@ from spieltisch.server.accounts.sessions import (
     new_secret,
 )
 from spieltisch.server.accounts.store import AccountRow, AccountStore, SeatOfAccount
-from spieltisch.server.common import TableError, clean_name
+from spieltisch.server.common import TableError, clean_name, tutorial_left
 from spieltisch.server.replays import FinishedGames
 from spieltisch.server.table import LiveTable
 
@@ -282,7 +282,7 @@ class Accounts:
         mine: list[dict[str, JsonValue]] = []
         for seat in await self.lobby.storage.read(self.store.seats_of, account.id):
             table = None if seat.left else await self._table(seat, unfinished=True)
-            if table is None or table.over:
+            if table is None or table.over or tutorial_left(table):
                 continue
             mover = table.mover()
             mine.append(
