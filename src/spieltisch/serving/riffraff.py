@@ -1,5 +1,6 @@
 """Riff Raff at the web table: its placements' physics with the motion every client plays,
-the catch by hand, the 3D scene, and tables with a person at them catching by hand.
+the catch by hand, the 3D scene, tables with a person at them catching by hand, and the
+review of a finished game (each placement's risk and card choice against the careful bot's).
 
 The motion broadcast and the catch window themselves are the host's (`server.settle`); this
 module says when Riff Raff needs them and works the placement out.
@@ -13,13 +14,22 @@ from typing import Any
 
 from spieltisch.core.errors import IllegalAction
 from spieltisch.core.protocol import Game
+from spieltisch.core.record import GameRecord
 from spieltisch.games.riffraff.rules import RiffRaff, settled_of
 from spieltisch.games.riffraff.state import Catch, Phase, RiffRaffState
 from spieltisch.server.hooks import GameHooks, Physics
 from spieltisch.server.settle import CatchWindow, Fall, Motion
 from spieltisch.server.store import SeatRow
 
-__all__ = ["HOOKS", "catcher", "late_pieces", "placement_due", "placement_motion", "scene"]
+__all__ = [
+    "HOOKS",
+    "catcher",
+    "late_pieces",
+    "placement_due",
+    "placement_motion",
+    "review_json",
+    "scene",
+]
 
 
 def table_options(options: dict[str, Any], people: int) -> dict[str, Any]:
@@ -73,9 +83,26 @@ def scene() -> dict[str, Any]:
     return scene_json()
 
 
+def review_json(record: GameRecord) -> dict[str, Any]:
+    """The review, each decision with the choices whose risk is not clearly above the safest
+    one's (the answers of its puzzle: the same rule that grades a choice "good" or better)."""
+    from spieltisch.analysis.review import riffraff
+
+    data = riffraff.review_riffraff(record, riffraff.TRIALS, riffraff.REVIEW_BOT).to_json()
+    for decision in data["decisions"]:
+        choices = decision["choices"]
+        safest = min((c["risk"] for c in choices), default=0.0)
+        decision["answers"] = [
+            c["action"] for c in choices if c["risk"] - safest < riffraff.RISK_INACCURACY
+        ] or [decision["played"]]
+        decision["win_lost"] = None
+    return data
+
+
 HOOKS = GameHooks(
     tutor="random",
     table_options=table_options,
     scene=scene,
+    review=review_json,
     physics=Physics(placement_due, placement_motion, catcher, late_pieces),
 )
