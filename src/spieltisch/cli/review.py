@@ -53,6 +53,12 @@ def add_parser(commands: Any) -> None:
         help="Riff Raff: noisy copies of each placement simulated (default "
         "analysis.review.riffraff.TRIALS)",
     )
+    parser.add_argument(
+        "--bot",
+        default=None,
+        metavar="SPEC",
+        help="Riff Raff: the careful bot to compare with, e.g. careful:samples=1 (default careful)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -85,9 +91,12 @@ def _review(record: GameRecord, args: argparse.Namespace) -> tuple[dict[str, Any
         cards = review_karolinchen(record, args.rollouts)
         return cards.to_json(), karolinchen_lines(cards, every=args.all)
     if record.game == "riffraff":
-        from spieltisch.analysis.review.riffraff import TRIALS, review_riffraff
+        from spieltisch.analysis.review.riffraff import REVIEW_BOT, TRIALS, review_riffraff
 
-        risks = review_riffraff(record, args.trials or TRIALS)
+        try:
+            risks = review_riffraff(record, args.trials or TRIALS, args.bot or REVIEW_BOT)
+        except ValueError as error:  # a bot spec that is not a careful bot
+            raise RecordError(str(error)) from error
         return risks.to_json(), riffraff_lines(risks, every=args.all)
     if record.game != "pickomino":
         raise RecordError(
