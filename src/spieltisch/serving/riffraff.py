@@ -8,6 +8,7 @@ module says when Riff Raff needs them and works the placement out.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -23,6 +24,8 @@ from spieltisch.server.store import SeatRow
 
 __all__ = [
     "HOOKS",
+    "REVIEW_BOT_SETTING",
+    "REVIEW_TRIALS_SETTING",
     "catcher",
     "late_pieces",
     "placement_due",
@@ -83,12 +86,20 @@ def scene() -> dict[str, Any]:
     return scene_json()
 
 
+REVIEW_TRIALS_SETTING = "SPIELTISCH_REVIEW_TRIALS"
+REVIEW_BOT_SETTING = "SPIELTISCH_REVIEW_BOT"
+"""Environment variables that `serve --review-trials/--review-bot` set (the worker processes
+that build reviews inherit them); unset, `analysis.review.riffraff`'s defaults apply."""
+
+
 def review_json(record: GameRecord) -> dict[str, Any]:
     """The review, each decision with the choices whose risk is not clearly above the safest
     one's (the answers of its puzzle: the same rule that grades a choice "good" or better)."""
     from spieltisch.analysis.review import riffraff
 
-    data = riffraff.review_riffraff(record, riffraff.TRIALS, riffraff.REVIEW_BOT).to_json()
+    trials = int(os.environ.get(REVIEW_TRIALS_SETTING) or riffraff.TRIALS)
+    bot = os.environ.get(REVIEW_BOT_SETTING) or riffraff.REVIEW_BOT
+    data = riffraff.review_riffraff(record, trials, bot).to_json()
     for decision in data["decisions"]:
         choices = decision["choices"]
         safest = min((c["risk"] for c in choices), default=0.0)
