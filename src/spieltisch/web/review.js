@@ -148,7 +148,7 @@ export function reviewPage(app, tableId, helpers) {
         gradeBadge(decision.grade), " ", h("span", { text: decision.grade === "best" ? "" : lossText(decision) })),
       better ? h("p", { class: "review-better-text", id: "review-better", text: t("review.better", { action: decision.best }) }) : null,
       decision.expert ? h("p", { class: "muted", text: t("review.expert", { action: decision.expert }) }) : null,
-      decision.suggested && decision.suggested !== decision.played ? h("p", { class: "muted", text: t("review.suggested", { action: decision.suggested }) }) : null,
+      decision.suggested && decision.suggested !== decision.played && decision.suggested !== decision.best ? h("p", { class: "muted", text: t("review.suggested", { action: decision.suggested }) }) : null,
       looked ? h("p", { class: "muted", id: "review-explored", text: t("review.explored", { action: looked.action, value: choiceValue(looked) }) }) : null,
       decision.choices.length ? h("details", {}, h("summary", { text: t("review.choices") }), choicesTable(decision)) : null);
   }
