@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
@@ -26,6 +26,9 @@ from tests.server.live import (
     start_server,
 )
 from tests.server.test_review_browser import axe_violations
+
+if TYPE_CHECKING:
+    from playwright.sync_api import ViewportSize
 
 REVIEW_TIMEOUT_MS = 300_000  # the bots' game and its review, on a busy machine: liveness only
 SETTINGS = ["--playback-speed", "100", "--review-trials", "2", "--review-bot", LIGHT_CAREFUL]
@@ -59,7 +62,7 @@ def finished(server: LiveServer) -> str:
     return table
 
 
-def new_page(browser: Any, url: str, size: dict[str, int]) -> Any:
+def new_page(browser: Any, url: str, size: ViewportSize) -> Any:
     context = browser.new_context(locale="en-GB", viewport=size, reduced_motion="reduce")
     page = context.new_page()
     page.set_default_timeout(REVIEW_TIMEOUT_MS)
