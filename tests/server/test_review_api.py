@@ -129,3 +129,21 @@ def test_a_riffraff_review_gives_each_placement_and_card_with_answers(
         if decision["grade"] in ("mistake", "blunder"):
             assert decision["played"] not in decision["answers"]
     assert [p["seat"] for p in review["summary"]] == [0, 1]
+
+
+def test_a_review_runs_in_the_review_pool_not_beside_the_bots(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lobby = client.app.state.lobby  # type: ignore[attr-defined]
+    assert lobby.reviews is not lobby.work and lobby.reviews.limit > lobby.work.limit
+    jobs: list[str] = []
+    run = lobby.reviews.run
+
+    async def counted(job: Any, *args: Any) -> Any:
+        jobs.append(job.__name__)
+        return await run(job, *args)
+
+    monkeypatch.setattr(lobby.reviews, "run", counted)
+    table_id = finished_table(client)
+    assert client.get(f"/api/tables/{table_id}/review").status_code == 200
+    assert jobs == ["encoded_review"]
