@@ -2,7 +2,7 @@
 import "./page.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chartLines, lossText, puzzlesOf, reviewedGames, shareShown, solves } from "../../src/spieltisch/web/review_model.js";
+import { actionWords, chartLines, lossText, puzzlesOf, reviewedGames, shareShown, solves } from "../../src/spieltisch/web/review_model.js";
 import { setLanguage } from "../../src/spieltisch/web/i18n.js";
 
 /** @param {number} seat @param {string} grade @param {number} step */
@@ -52,4 +52,14 @@ test("a luck-adjusted result is shown from 0 to 1", () => {
   assert.equal(shareShown(-0.01), 0);
   assert.equal(shareShown(1.01), 1);
   assert.equal(shareShown(0.4), 0.4);
+});
+
+test("a Riff Raff placement and card read as words; other games' actions stay as they are", () => {
+  setLanguage("en");
+  assert.equal(actionWords("riffraff", "place box 3 u=0.5 v=0 yaw=90 up"), "crate on area 3, 0.50 along it, turned 90°");
+  assert.equal(actionWords("riffraff", "card 7"), "card 7");
+  assert.equal(actionWords("pickomino", "take 5"), "take 5");
+  setLanguage("de");
+  assert.equal(actionWords("riffraff", "place rat 9 u=0.25 v=0 yaw=0 up"), "Ratte auf Bereich 9, bei 0,25 seiner Länge, um 0° gedreht");
+  setLanguage("en");
 });

@@ -8,7 +8,7 @@ import { api } from "./api.js";
 import { h, keepingPlace, replaceChildren, s } from "./dom.js";
 import { t } from "./i18n.js";
 import { gameView } from "./games/index.js";
-import { CHART, chartLines, ERRORS, GRADE_MARKS, GRADES, lossText, puzzlesOf, shareShown, solves } from "./review_model.js";
+import { actionWords, CHART, chartLines, ERRORS, GRADE_MARKS, GRADES, lossText, puzzlesOf, shareShown, solves } from "./review_model.js";
 
 /**
  * @typedef {import("./review_model.js").Decision} Decision
@@ -49,6 +49,7 @@ export function reviewPage(app, tableId, helpers) {
   let puzzle = null;
   let puzzleSeat = 0; // the puzzles shown: the reader's own seat where it is known
 
+  const words = (/** @type {string} */ action) => actionWords(replay.table.game, action);
   const decisionAt = () => review.decisions.find((/** @type {Decision} */ d) => d.step === step) || null;
   const names = () => replay.table.seats.map(helpers.seatName);
 
@@ -136,7 +137,7 @@ export function reviewPage(app, tableId, helpers) {
       h("summary", { text: t("review.errors", { n: errors.length }) }),
       h("ul", {}, errors.map((/** @type {Decision} */ d) => h("li", {},
         h("button", { class: `link${d.step === step ? " current" : ""}`, "data-step": d.step, onclick: () => go(d.step) },
-          `${t("replay.step", { n: d.step, total: replay.steps.length - 1 })} · ${who[d.seat]} · ${d.played} `, gradeBadge(d.grade))))));
+          `${t("replay.step", { n: d.step, total: replay.steps.length - 1 })} · ${who[d.seat]} · ${words(d.played)} `, gradeBadge(d.grade))))));
   }
 
   /** @param {Decision} decision @param {string[]} who */
@@ -144,12 +145,12 @@ export function reviewPage(app, tableId, helpers) {
     const better = decision.best !== decision.played;
     const looked = explored && decision.choices.find((c) => c.action === explored);
     return h("section", { class: `panel review-decision grade-${decision.grade}`, id: "review-decision", "aria-live": "polite" },
-      h("p", {}, h("strong", { text: t("review.played", { name: who[decision.seat], action: decision.played }) }), " ",
+      h("p", {}, h("strong", { text: t("review.played", { name: who[decision.seat], action: words(decision.played) }) }), " ",
         gradeBadge(decision.grade), " ", h("span", { text: decision.grade === "best" ? "" : lossText(decision) })),
-      better ? h("p", { class: "review-better-text", id: "review-better", text: t("review.better", { action: decision.best }) }) : null,
+      better ? h("p", { class: "review-better-text", id: "review-better", text: t("review.better", { action: words(decision.best) }) }) : null,
       decision.expert ? h("p", { class: "muted", text: t("review.expert", { action: decision.expert }) }) : null,
-      decision.suggested && decision.suggested !== decision.played && decision.suggested !== decision.best ? h("p", { class: "muted", text: t("review.suggested", { action: decision.suggested }) }) : null,
-      looked ? h("p", { class: "muted", id: "review-explored", text: t("review.explored", { action: looked.action, value: choiceValue(looked) }) }) : null,
+      decision.suggested && decision.suggested !== decision.played && decision.suggested !== decision.best ? h("p", { class: "muted", text: t("review.suggested", { action: words(decision.suggested) }) }) : null,
+      looked ? h("p", { class: "muted", id: "review-explored", text: t("review.explored", { action: words(looked.action), value: choiceValue(looked) }) }) : null,
       decision.choices.length ? h("details", {}, h("summary", { text: t("review.choices") }), choicesTable(decision)) : null);
   }
 
@@ -168,7 +169,7 @@ export function reviewPage(app, tableId, helpers) {
     return h("table", { class: "review-choices" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("review.col.choice") }), columns.map(([text]) => h("th", { scope: "col", text })))),
       h("tbody", {}, decision.choices.map((c) => h("tr", { class: c.action === decision.best ? "best" : "" },
-        h("td", { text: c.action + (c.action === decision.best && decision.best !== decision.played ? ` (${t("review.better_mark")})` : "") }),
+        h("td", { text: words(c.action) + (c.action === decision.best && decision.best !== decision.played ? ` (${t("review.better_mark")})` : "") }),
         columns.map(([, value]) => h("td", { text: value(c) }))))));
   }
 
@@ -303,16 +304,16 @@ export function reviewPage(app, tableId, helpers) {
     let feedback = null;
     if (state.answer !== null) {
       feedback = h("p", { class: `puzzle-feedback ${solved ? "solved" : "wrong"}`, id: "puzzle-feedback", tabindex: "-1", role: "status",
-        text: solved ? t("review.puzzle_solved", { action: state.answer }) : t("review.puzzle_wrong", { action: state.answer }) });
+        text: solved ? t("review.puzzle_solved", { action: words(state.answer) }) : t("review.puzzle_wrong", { action: words(state.answer) }) });
     }
     const next = state.index + 1 < found.length;
     replaceChildren(root,
       h("div", { class: "table-head" },
         h("button", { id: "puzzle-back", text: t("review.puzzle_back"), onclick: () => { puzzle = null; go(decision.step); } }),
         h("h2", { id: "puzzle-title", tabindex: "-1", text: t("review.puzzle", { n: state.index + 1, total: found.length }) })),
-      h("p", { class: "status", text: t("review.puzzle_task", { name: who[decision.seat], played: decision.played }) }),
+      h("p", { class: "status", text: t("review.puzzle_task", { name: who[decision.seat], played: words(decision.played) }) }),
       feedback,
-      state.shown && !solved ? h("p", { id: "puzzle-answers", text: t("review.puzzle_answers", { actions: decision.answers.join(", ") }) }) : null,
+      state.shown && !solved ? h("p", { id: "puzzle-answers", text: t("review.puzzle_answers", { actions: decision.answers.map(words).join(", ") }) }) : null,
       h("div", { class: "replay-controls" },
         solved || state.shown ? null : h("button", { id: "puzzle-show", text: t("review.puzzle_show"), onclick: () => { state.shown = true; keepingPlace(draw); } }),
         next ? h("button", { id: "puzzle-next", class: solved ? "primary" : "", text: t("review.puzzle_next"),
@@ -329,7 +330,7 @@ export function reviewPage(app, tableId, helpers) {
     const missing = choicesOf(decision).filter((action) => !section.querySelector(`[data-action="${CSS.escape(action)}"]`));
     if (!missing.length) return null;
     return h("div", { class: "replay-controls puzzle-choices", role: "group", "aria-label": t("review.answer_choices") },
-      missing.map((action) => h("button", { "data-choice": action, text: action, onclick: () => act(action) })));
+      missing.map((action) => h("button", { "data-choice": action, text: words(action), onclick: () => act(action) })));
   }
 
   api(`/api/tables/${tableId}/replay`).then((foundReplay) => {

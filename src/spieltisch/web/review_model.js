@@ -1,7 +1,7 @@
 // The review's pure parts (no page, no game views): which games have a review, which decisions
 // are puzzles, what solves one, the win-chance chart's lines and a loss in words.
 
-import { t } from "./i18n.js";
+import { formatNumber, t } from "./i18n.js";
 
 export const GRADES = ["best", "good", "inaccuracy", "mistake", "blunder"];
 export const ERRORS = new Set(["inaccuracy", "mistake", "blunder"]);
@@ -84,4 +84,22 @@ export function lossText(decision) {
     return t("review.lost_win", { p: (100 * decision.win_lost).toFixed(1) });
   }
   return t("review.lost_worms", { w: (decision.worms_lost ?? 0).toFixed(2) });
+}
+
+const RIFFRAFF_PLACE = /^place (\w+) (\d+) u=([\d.]+) v=[-\d.]+ yaw=([-\d.]+) \w+$/;
+
+/**
+ * An action in words where its notation is hard to read (a Riff Raff placement or card), else
+ * the notation itself.
+ * @param {string} game
+ * @param {string} action
+ */
+export function actionWords(game, action) {
+  if (game !== "riffraff") return action;
+  const card = /^card (\d+)$/.exec(action);
+  if (card) return t("review.rr_card", { n: card[1] });
+  const place = RIFFRAFF_PLACE.exec(action);
+  if (!place) return action;
+  const [, piece, area, u, yaw] = place;
+  return t("review.rr_place", { piece: t(`rr.piece.${piece}`), area, u: formatNumber(Number(u), 2), yaw: Math.round(Number(yaw)) });
 }
