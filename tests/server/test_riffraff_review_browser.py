@@ -79,9 +79,10 @@ def test_the_lobby_links_a_finished_game_to_its_review_and_a_blunder_is_solved(
     browser: Any, server: LiveServer, finished: str
 ) -> None:
     page = new_page(browser, server.url, DESKTOP)
-    link = page.wait_for_selector(f"#finished-tables a.review-link[href='#/v/{finished}']")
+    link = f"#finished-tables a.review-link[href='#/v/{finished}']"
+    page.wait_for_selector(link)
     shot(page, "riffraff-review-lobby")
-    link.click()
+    page.click(link)  # found again at the click: the lobby redraws its lists as they change
     page.wait_for_selector("#review-summary")
     summary = page.inner_text("#review-summary")
     assert "Average risk" in summary and "As the careful bot" in summary
