@@ -18,7 +18,9 @@ const app = document.getElementById("app");
 let page = null; // the page shown now: { stop(), redraw() }
 let reviewed = new Set(); // the games with a review (from /api/games), for the "Review" links
 api("/api/games").then((games) => {
-  reviewed = reviewedGames(games);
+  const found = reviewedGames(games);
+  if ([...found].join() === [...reviewed].join()) return; // the lobby was quicker: no redraw
+  reviewed = found;
   page?.redraw?.();
 }).catch(() => { /* the lobby asks again */ });
 
