@@ -87,6 +87,7 @@ def test_the_lobby_links_a_finished_game_to_its_review_and_a_blunder_is_solved(
     summary = page.inner_text("#review-summary")
     assert "Average risk" in summary and "As the careful bot" in summary
     assert "2 seeded trials" in summary
+    page.wait_for_function("window.riffraffTable && window.riffraffTable.ready()")  # the ship
     shot(page, "riffraff-review-start")
 
     review = httpx.get(server.url + f"api/tables/{finished}/review").json()
