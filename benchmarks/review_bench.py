@@ -4,8 +4,9 @@ Printed: the first review in a fresh process (which also builds the solver's str
 loads the win-chance model), then the reviews of seeded games in one process (median and
 slowest game, and per reviewed decision), for games between `greedy` and `optimal` and
 between two `winner` seats, and 4-player games of `greedy` and `optimal` seats; and the
-Karolinchen review of 2-player games (its rollouts). Times are process CPU time
-(`time.process_time`).
+Karolinchen review of 2-player games (its rollouts); and the Riff Raff review of 2-player games
+between a careful bot that thinks less and the random bot (its physics trials). Times are
+process CPU time (`time.process_time`).
 
 Run alone:  .venv/bin/python benchmarks/review_bench.py [--quick]
 """
@@ -21,6 +22,7 @@ import time
 
 from spieltisch.analysis.review.karolinchen import ROLLOUTS, review_karolinchen
 from spieltisch.analysis.review.pickomino import review_pickomino
+from spieltisch.analysis.review.riffraff import REVIEW_BOT, TRIALS, review_riffraff
 from spieltisch.bots import make_bot, play_match
 from spieltisch.core import make_game
 from spieltisch.core.record import GameRecord
@@ -77,6 +79,7 @@ def report(quick: bool) -> None:
             f"{1000 * sum(seconds) / decisions:.2f} ms per decision"
         )
     karolinchen_report(quick)
+    riffraff_report(quick)
 
 
 def karolinchen_report(quick: bool) -> None:
@@ -91,6 +94,23 @@ def karolinchen_report(quick: bool) -> None:
         f"review, Karolinchen, 2 players, greedy vs expert, {ROLLOUTS} rollouts a choice "
         f"({len(seconds)} games): median {statistics.median(seconds):.2f} s CPU, slowest "
         f"{max(seconds):.2f} s, {1000 * sum(seconds) / decisions:.0f} ms per decision"
+    )
+
+
+def riffraff_report(quick: bool) -> None:
+    """CPU seconds of Riff Raff reviews at the default trials and bot."""
+    seconds, placements = [], 0
+    for seed in range(1 if quick else 3):
+        seats = ["careful:samples=1:candidates=2:wider=0", "random"]
+        record = game_record(seats, seed, "riffraff")
+        started = time.process_time()
+        review = review_riffraff(record)
+        seconds.append(time.process_time() - started)
+        placements += sum(d.kind == "place" for d in review.decisions)
+    print(
+        f"review, Riff Raff, 2 players, light careful vs random, {TRIALS} trials, {REVIEW_BOT} "
+        f"({len(seconds)} games): median {statistics.median(seconds):.1f} s CPU, slowest "
+        f"{max(seconds):.1f} s, {sum(seconds) / placements:.2f} s per placement"
     )
 
 

@@ -14,6 +14,7 @@ from spieltisch.bots.match import play_match
 from spieltisch.cli import review
 from spieltisch.core.record import GameRecord, save_record
 from spieltisch.core.registry import make_game
+from tests.analysis.test_review_riffraff import LIGHT_CAREFUL, riffraff_record
 from tests.cli.test_replay import finished_record
 
 
@@ -75,11 +76,42 @@ def test_an_unfinished_game_is_refused(tmp_path: Path, capsys: pytest.CaptureFix
     assert "not finished" in capsys.readouterr().err
 
 
-def test_a_riffraff_record_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unfinished_riffraff_game_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     game = make_game("riffraff", {"players": 2})
     status, _ = run(tmp_path, GameRecord.start(game))
     assert status == 2
-    assert "riffraff games are not reviewed" in capsys.readouterr().err
+    assert "not finished" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_bot_that_is_not_careful_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _ = run(tmp_path, riffraff_record(), "--bot", "random", "--trials", "2")
+    assert status == 2
+    assert "not a careful bot" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_riffraff_game_is_reviewed_against_careful(tmp_path: Path) -> None:
+    status, out = run(tmp_path, riffraff_record(), "--trials", "2", "--bot", LIGHT_CAREFUL)
+    assert status == 0
+    assert out[0].startswith("Riff Raff review · 2 players · risk (the chance of dropping")
+    listed = [line for line in out if line.startswith("  action ")]
+    assert listed and not any(line.endswith("  best") for line in listed)
+    assert any("% risk)" in line for line in listed)
+    summary = out[out.index("Summary") :]
+    assert any(line.strip().startswith("placements ") for line in summary)
+
+
+def test_too_few_trials_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _ = run(
+        tmp_path, GameRecord.start(make_game("riffraff", {"players": 2})), "--trials", "1"
+    )
+    assert status == 2
+    assert "--trials must be at least 2" in capsys.readouterr().err
 
 
 def karolinchen_record() -> GameRecord:

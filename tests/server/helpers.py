@@ -71,10 +71,15 @@ def play_until(ws: WebSocketTestSession, state: dict[str, Any], done: Any) -> di
     return state
 
 
-def finished_table(client: TestClient, game: str = "pickomino") -> str:
-    """A seeded game of two greedy bots played to its end."""
-    table_id = str(make_table(client, ["greedy", "greedy"], game=game)["id"])
-    deadline = time.monotonic() + 60
+def finished_table(
+    client: TestClient,
+    game: str = "pickomino",
+    bots: tuple[str, str] = ("greedy", "greedy"),
+    within: float = 60,
+) -> str:
+    """A seeded game of two bots (greedy ones unless told) played to its end."""
+    table_id = str(make_table(client, list(bots), game=game)["id"])
+    deadline = time.monotonic() + within
     while client.get(f"/api/tables/{table_id}").json()["status"] != "over":
         assert time.monotonic() < deadline, "the bots' game did not end"
         time.sleep(0.05)

@@ -11,9 +11,19 @@ from typing import Any
 
 import pytest
 
-from spieltisch.server import reviews
+from spieltisch.analysis.review import riffraff as riffraff_review
+from spieltisch.server import create_app, reviews
 from spieltisch.server.hooks import hooks_for
-from tests.server.helpers import TestClient, client_for, finished_table, make_table
+from spieltisch.server.settle import CatchTiming
+from tests.analysis.test_review_riffraff import LIGHT_CAREFUL
+from tests.server.database import db_url
+from tests.server.helpers import (
+    TestClient,
+    client_for,
+    finished_table,
+    make_table,
+    threads,
+)
 
 
 @pytest.fixture
@@ -79,11 +89,61 @@ def test_a_game_being_played_is_not_reviewed(client: TestClient) -> None:
     assert response.json()["error"] == "not_over"
 
 
-def test_riff_raff_has_no_review_and_an_unknown_table_is_not_found(client: TestClient) -> None:
-    table_id = make_table(client, [None, None], game="riffraff")["id"]
+def test_a_game_without_a_review_is_refused_and_an_unknown_table_is_not_found(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table_id = finished_table(client)
+    no_review = replace(hooks_for("pickomino"), review=None)
+    monkeypatch.setattr(reviews, "hooks_for", lambda _name: no_review)
     response = client.get(f"/api/tables/{table_id}/review")
     assert response.status_code == 409
     assert response.json()["error"] == "no_review"
     missing = client.get("/api/tables/nosuchtable/review")
     assert missing.status_code == 404
     assert missing.json()["error"] == "no_table"
+
+
+def test_the_games_say_which_have_a_review(client: TestClient) -> None:
+    games = {g["name"]: g["review"] for g in client.get("/api/games").json()}
+    assert games == {"pickomino": True, "karolinchen": True, "riffraff": True}
+
+
+@pytest.mark.slow
+def test_a_riffraff_review_gives_each_placement_and_card_with_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(riffraff_review, "TRIALS", 2)
+    monkeypatch.setattr(riffraff_review, "REVIEW_BOT", LIGHT_CAREFUL)
+    fast = CatchTiming(speed=1000.0)  # the motions play at once: the bots' game ends quickly
+    app = create_app(db_url(tmp_path), bot_delay=0.0, executor=threads(), timing=fast)
+    with TestClient(app) as client:
+        table_id = finished_table(client, "riffraff", (LIGHT_CAREFUL, "random"), within=180)
+        response = client.get(f"/api/tables/{table_id}/review")
+    assert response.status_code == 200, response.text
+    review = response.json()
+    assert (review["game"], review["trials"], review["bot"]) == ("riffraff", 2, LIGHT_CAREFUL)
+    assert {d["kind"] for d in review["decisions"]} == {"card", "place"}
+    for decision in review["decisions"]:
+        assert decision["best"] in decision["answers"]
+        assert decision["win_lost"] is None
+        if decision["grade"] in ("mistake", "blunder"):
+            assert decision["played"] not in decision["answers"]
+    assert [p["seat"] for p in review["summary"]] == [0, 1]
+
+
+def test_a_review_runs_in_the_review_pool_not_beside_the_bots(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lobby = client.app.state.lobby  # type: ignore[attr-defined]
+    assert lobby.reviews is not lobby.work and lobby.reviews.limit > lobby.work.limit
+    jobs: list[str] = []
+    run = lobby.reviews.run
+
+    async def counted(job: Any, *args: Any) -> Any:
+        jobs.append(job.__name__)
+        return await run(job, *args)
+
+    monkeypatch.setattr(lobby.reviews, "run", counted)
+    table_id = finished_table(client)
+    assert client.get(f"/api/tables/{table_id}/review").status_code == 200
+    assert jobs == ["encoded_review"]

@@ -128,7 +128,7 @@ def test_a_person_reviews_a_finished_game_and_solves_a_blunder_as_a_puzzle(
     assert blunders, "failing a turn on purpose should be a blunder"
     page.click("#review-next-error")
     page.wait_for_selector("#review-decision .grade")
-    while "blunder" not in page.inner_text("#review-decision"):
+    while not page.query_selector("#review-decision .grade-blunder"):
         page.click("#review-next-error")
     decision = page.inner_text("#review-decision")
     assert "Better:" in decision and "Anna played" in decision

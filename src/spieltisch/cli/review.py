@@ -16,6 +16,7 @@ from spieltisch.core.errors import RecordError
 if TYPE_CHECKING:
     from spieltisch.analysis.review.karolinchen import CardDecision, KarolinchenReview
     from spieltisch.analysis.review.pickomino import Decision, PickominoReview, PlayerReview
+    from spieltisch.analysis.review.riffraff import RiffRaffReview, RiskDecision
     from spieltisch.core.record import GameRecord
 
 __all__ = ["add_parser", "review_lines", "run"]
@@ -30,7 +31,9 @@ def add_parser(commands: Any) -> None:
         "real choice, the best choice, the expected worms and win chance lost and a grade (best, "
         "good, inaccuracy, mistake, blunder); the luck of every roll; each player's summary. "
         "Karolinchen: each card choice against the expert bot's, with every choice's win chance "
-        "by seeded rollouts. See docs/review.md for what each figure means.",
+        "by seeded rollouts. Riff Raff: each placement's risk (the chance it drops something) "
+        "and each card choice against the careful bot's, by seeded noisy trials. See "
+        "docs/review.md for what each figure means.",
     )
     parser.add_argument("file", type=Path, metavar="FILE", help="the game record (JSON)")
     parser.add_argument("--all", action="store_true", help="list every decision, not only errors")
@@ -42,6 +45,20 @@ def add_parser(commands: Any) -> None:
         metavar="N",
         help="Karolinchen: seeded games played out after each choice (default 200)",
     )
+    parser.add_argument(
+        "--trials",
+        type=int,
+        default=None,
+        metavar="N",
+        help="Riff Raff: noisy copies of each placement simulated (default "
+        "analysis.review.riffraff.TRIALS)",
+    )
+    parser.add_argument(
+        "--bot",
+        default=None,
+        metavar="SPEC",
+        help="Riff Raff: the careful bot to compare with, e.g. careful:samples=1 (default careful)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -52,6 +69,8 @@ def run(args: argparse.Namespace, write: Callable[[str], None] = print) -> int:
 
     if args.rollouts < 2:
         return fail("--rollouts must be at least 2")
+    if args.trials is not None and args.trials < 2:
+        return fail("--trials must be at least 2")
     try:
         data, lines = _review(load_record(args.file), args)
     except RecordError as error:
@@ -71,8 +90,18 @@ def _review(record: GameRecord, args: argparse.Namespace) -> tuple[dict[str, Any
 
         cards = review_karolinchen(record, args.rollouts)
         return cards.to_json(), karolinchen_lines(cards, every=args.all)
+    if record.game == "riffraff":
+        from spieltisch.analysis.review.riffraff import REVIEW_BOT, TRIALS, review_riffraff
+
+        try:
+            risks = review_riffraff(record, args.trials or TRIALS, args.bot or REVIEW_BOT)
+        except ValueError as error:  # a bot spec that is not a careful bot
+            raise RecordError(str(error)) from error
+        return risks.to_json(), riffraff_lines(risks, every=args.all)
     if record.game != "pickomino":
-        raise RecordError(f"{record.game} games are not reviewed: Pickomino and Karolinchen are")
+        raise RecordError(
+            f"{record.game} games are not reviewed: Pickomino, Karolinchen and Riff Raff are"
+        )
     from spieltisch.analysis.review.pickomino import review_pickomino
 
     review = review_pickomino(record)
@@ -178,3 +207,46 @@ def _card_line(review: KarolinchenReview, decision: CardDecision) -> str:
         f"({100 * chances[decision.played]:.0f}% win){better}, expert {decision.expert}"
         f"  {decision.grade}"
     )
+
+
+def riffraff_lines(review: RiffRaffReview, every: bool = False) -> list[str]:
+    """A Riff Raff review as text: the decisions (all, or those that were not the best), then
+    each player's summary."""
+    shown = [d for d in review.decisions if every or d.grade != "best"]
+    lines = [
+        f"Riff Raff review · {len(review.players)} players · risk (the chance of dropping "
+        f"something) by {review.trials} seeded noisy trials, against {review.bot}",
+        "",
+        "Decisions" if every else "Decisions that were not the best",
+    ]
+    lines += [_risk_line(review, d) for d in shown] or ["  (none)"]
+    lines += ["", "Summary"]
+    for player in review.summary:
+        grades = ", ".join(f"{count} {name}" for name, count in player.grades.items())
+        lines += [
+            f"  {player.name}{' (won)' if player.won else ''}",
+            f"    decisions {player.decisions}, {player.agreed} as {review.bot}'s: {grades}",
+            f"    placements {player.placements}, average risk {100 * player.mean_risk:.0f}%, "
+            f"risk added {100 * player.risk_added:.0f} points, pieces fallen {player.fell}",
+        ]
+    return lines
+
+
+def _risk_line(review: RiffRaffReview, decision: RiskDecision) -> str:
+    risks = {c.action: c.risk for c in decision.choices}
+    name = review.players[decision.seat]
+    played = f"{decision.played}"
+    if decision.played in risks:
+        played += f" ({100 * risks[decision.played]:.0f}% risk)"
+    other = ""
+    if decision.suggested != decision.played:
+        other = f", {review.bot} {decision.suggested}"
+        if decision.suggested in risks:
+            other += f" ({100 * risks[decision.suggested]:.0f}%)"
+    added = ""
+    if decision.risk_added > 0:
+        added = (
+            f": +{100 * decision.risk_added:.0f} points [{100 * decision.low:+.0f}, "
+            f"{100 * decision.high:+.0f}]"
+        )
+    return f"  action {decision.step + 1:>3}  {name}: {played}{other}{added}  {decision.grade}"

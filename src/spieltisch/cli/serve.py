@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 from typing import TYPE_CHECKING, Any
 
 from spieltisch.cli.common import add_database_options
@@ -186,6 +187,20 @@ def add_parser(commands: Any) -> None:
         help="worker processes serving one port (needs --db of a database server and --broker)",
     )
     parser.add_argument(
+        "--review-trials",
+        type=int,
+        default=None,
+        metavar="N",
+        help="Riff Raff reviews: noisy trials of each placement (2 to 100; default 8)",
+    )
+    parser.add_argument(
+        "--review-bot",
+        default=None,
+        metavar="SPEC",
+        help="Riff Raff reviews: the careful bot compared with, e.g. careful:samples=1 "
+        "(default careful)",
+    )
+    parser.add_argument(
         "--test-hooks",
         action="store_true",
         help="let the page expose its hooks for browser tests and benchmarks (never in play)",
@@ -203,6 +218,7 @@ def run(args: argparse.Namespace) -> int:
         print(refusal, flush=True)
         return 2
     url = args.db or default_url(args.data_dir)
+    _review_settings(args)
     try:
         app = _make_app(args, url) if args.workers == 1 else None
         if app is None:
@@ -229,6 +245,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _review_settings(args: argparse.Namespace) -> None:
+    """The review settings, for this process and the worker processes it starts."""
+    from spieltisch.serving.riffraff import REVIEW_BOT_SETTING, REVIEW_TRIALS_SETTING
+
+    if args.review_trials is not None:
+        os.environ[REVIEW_TRIALS_SETTING] = str(args.review_trials)
+    if args.review_bot is not None:
+        os.environ[REVIEW_BOT_SETTING] = args.review_bot
+
+
 class _CannotStart(Exception):
     """The database or the broker cannot be used; the message says why."""
 
@@ -240,6 +266,10 @@ def _check_settings(args: argparse.Namespace) -> str | None:
         (0 <= args.catch_margin <= 10, "--catch-margin must be from 0 to 10"),
         (0.1 <= args.playback_speed <= 100, "--playback-speed must be from 0.1 to 100"),
         (1 <= args.bot_time_limit <= 600, "--bot-time-limit must be from 1 to 600 seconds"),
+        (
+            args.review_trials is None or 2 <= args.review_trials <= 100,
+            "--review-trials must be from 2 to 100",
+        ),
         (0.5 <= args.request_timeout <= 300, "--request-timeout must be from 0.5 to 300 seconds"),
         (1 <= args.keep_alive <= 300, "--keep-alive must be from 1 to 300 seconds"),
         (1024 <= args.max_body <= 1 << 24, "--max-body must be from 1024 to 16777216"),

@@ -400,7 +400,7 @@ def _add_routes(
 
     @app.get("/api/tables/{table_id}/review", response_model=dict[str, Any])
     async def game_review(table_id: str, request: Request) -> Response:
-        return _encoded(request, await review(kept, await lobby.find(table_id)))
+        return _encoded(request, await review(kept, await lobby.find(table_id), lobby.reviews))
 
     @app.get("/api/tables/{table_id}/odds")
     async def odds(table_id: str) -> dict[str, Any]:

@@ -81,6 +81,7 @@ class Lobby:
     timing: CatchTiming = field(default_factory=CatchTiming)  # motion playback, catch window
     executor: Executor | None = None  # bot decisions and physics (None: worker processes)
     work_limit: float = 30.0  # seconds a bot decision or a settle may run (see `Work`)
+    review_limit: float = 900.0  # seconds a game's review may run (in a pool of its own)
     retry_first: float = 1.0  # seconds before a failed bot turn, clock or catch runs again
     retry_most: float = 60.0  # the longest wait between retries (each doubles the last)
     quota: TableQuota = field(default_factory=TableQuota)  # who may make a table now
@@ -100,6 +101,7 @@ class Lobby:
     storage: Storage = field(default_factory=Storage)  # the store's calls, beside the loop
     _games: list[dict[str, JsonValue]] = field(default_factory=list)
     work: Work = field(init=False)
+    reviews: Work = field(init=False)  # one worker: a long review never holds up the bots
     keeper: TableKeeper = field(init=False)  # the tables in memory (`server.tables`)
     scheduler: Scheduler = field(init=False)  # bots, physics, clocks, catches
     writer: Writer = field(init=False)  # the group commit (`server.writer`)
@@ -108,6 +110,7 @@ class Lobby:
 
     def __post_init__(self) -> None:
         self.work = Work(self.executor, self.clock, self.work_limit)
+        self.reviews = Work(self.executor, self.clock, self.review_limit, workers=1)
         self.keeper = TableKeeper(self)
         self.scheduler = Scheduler(self)
         self.writer = Writer(self)
@@ -133,6 +136,7 @@ class Lobby:
                 await task
         await self.writer.finish()  # what was played is stored before the server stops
         await self.work.close()
+        await self.reviews.close(stop_running=True)  # a review may run for minutes
         await asyncio.to_thread(self.storage.close)
 
     # --- connections, and the site's `Member` (see `server.push`, `server.news`) -----------
@@ -466,6 +470,7 @@ def _describe_game(name: str) -> dict[str, JsonValue]:
         "min_players": cls.min_players,
         "max_players": cls.max_players,
         "bots": bot_names(name),
+        "review": hooks_for(name).review is not None,
         "options": [
             {"name": n, "default": d, "doc": doc} for n, d, doc in described if n != "players"
         ],

@@ -12,7 +12,7 @@ import asyncio
 import gzip
 import json
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from spieltisch.core.protocol import CHANCE, JsonValue
@@ -71,10 +71,18 @@ class FinishedGames:
     async def answer(self, kind: str, table: LiveTable, prepare: _Prepare) -> Encoded:
         """The answer of `kind` for a finished table: `prepare` takes on the event loop what
         the build (in a thread) reads, once per game version; later readers get it kept."""
+        return await self.answer_by(kind, table, lambda: asyncio.to_thread(prepare(table)))
+
+    async def answer_by(
+        self, kind: str, table: LiveTable, build: Callable[[], Awaitable[Encoded]]
+    ) -> Encoded:
+        """The answer of `kind` for a finished table, made by `build` (called on the event
+        loop, once per game version; it may hand the work to a pool); later readers get it
+        kept."""
         key = (kind, table.id, table.version)
         found = self._built.get(key)
         if found is None:
-            found = asyncio.ensure_future(asyncio.to_thread(prepare(table)))
+            found = asyncio.ensure_future(build())
             self._built[key] = found
             found.add_done_callback(lambda done: self._forget_failed(key, done))
             while len(self._built) > self.kept:

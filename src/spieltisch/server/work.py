@@ -88,9 +88,13 @@ class Work:
     """Runs jobs in `executor` (worker processes if None), each stopped after `limit`
     seconds of running and waited for at most `patience` seconds of `clock` time."""
 
-    def __init__(self, executor: Executor | None, clock: Clock, limit: float) -> None:
+    def __init__(
+        self, executor: Executor | None, clock: Clock, limit: float, workers: int | None = None
+    ) -> None:
         self.renew = executor is None  # our own pool: a broken one is replaced
-        self.executor = executor or process_pool()
+        self.workers = workers  # of our own pool (None: `process_pool`'s default)
+        self.executor = executor or process_pool(workers)
+        self.closed = False
         self.clock = clock
         self.limit = limit
         self.patience = 2 * limit
@@ -100,10 +104,10 @@ class Work:
         try:
             return await self._run(job, *args)
         except BrokenExecutor:
-            if self.renew:
+            if self.renew and not self.closed:
                 log.error("a worker process died; starting new workers")
                 self.executor.shutdown(wait=False, cancel_futures=True)
-                self.executor = process_pool()
+                self.executor = process_pool(self.workers)
             raise
 
     async def _run(self, job: Callable[..., T], *args: Any) -> T:
@@ -125,13 +129,19 @@ class Work:
         if self.renew:
             self.executor.submit(_ready)
 
-    async def close(self) -> None:
+    async def close(self, stop_running: bool = False) -> None:
         """Drop the queued jobs and stop the workers. Our own pool is waited for (a running
-        job ends by its alarm): its queues must be released before the process exits, and a
-        server stopped by SIGTERM exits by that signal, without running exit handlers."""
+        job ends by its alarm, or at once with `stop_running`: its worker is terminated): its
+        queues must be released before the process exits, and a server stopped by SIGTERM
+        exits by that signal, without running exit handlers."""
+        self.closed = True
         if not self.renew:
             self.executor.shutdown(wait=False, cancel_futures=True)
             return
+        if stop_running:
+            workers: dict[int, multiprocessing.Process] = getattr(self.executor, "_processes", {})
+            for process in list((workers or {}).values()):
+                process.terminate()
         await asyncio.to_thread(self.executor.shutdown, wait=True, cancel_futures=True)
 
 

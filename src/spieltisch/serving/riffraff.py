@@ -1,5 +1,6 @@
 """Riff Raff at the web table: its placements' physics with the motion every client plays,
-the catch by hand, the 3D scene, and tables with a person at them catching by hand.
+the catch by hand, the 3D scene, tables with a person at them catching by hand, and the
+review of a finished game (each placement's risk and card choice against the careful bot's).
 
 The motion broadcast and the catch window themselves are the host's (`server.settle`); this
 module says when Riff Raff needs them and works the placement out.
@@ -7,19 +8,31 @@ module says when Riff Raff needs them and works the placement out.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Sequence
 from typing import Any
 
 from spieltisch.core.errors import IllegalAction
 from spieltisch.core.protocol import Game
+from spieltisch.core.record import GameRecord
 from spieltisch.games.riffraff.rules import RiffRaff, settled_of
 from spieltisch.games.riffraff.state import Catch, Phase, RiffRaffState
 from spieltisch.server.hooks import GameHooks, Physics
 from spieltisch.server.settle import CatchWindow, Fall, Motion
 from spieltisch.server.store import SeatRow
 
-__all__ = ["HOOKS", "catcher", "late_pieces", "placement_due", "placement_motion", "scene"]
+__all__ = [
+    "HOOKS",
+    "REVIEW_BOT_SETTING",
+    "REVIEW_TRIALS_SETTING",
+    "catcher",
+    "late_pieces",
+    "placement_due",
+    "placement_motion",
+    "review_json",
+    "scene",
+]
 
 
 def table_options(options: dict[str, Any], people: int) -> dict[str, Any]:
@@ -73,9 +86,34 @@ def scene() -> dict[str, Any]:
     return scene_json()
 
 
+REVIEW_TRIALS_SETTING = "SPIELTISCH_REVIEW_TRIALS"
+REVIEW_BOT_SETTING = "SPIELTISCH_REVIEW_BOT"
+"""Environment variables that `serve --review-trials/--review-bot` set (the worker processes
+that build reviews inherit them); unset, `analysis.review.riffraff`'s defaults apply."""
+
+
+def review_json(record: GameRecord) -> dict[str, Any]:
+    """The review, each decision with the choices whose risk is not clearly above the safest
+    one's (the answers of its puzzle: the same rule that grades a choice "good" or better)."""
+    from spieltisch.analysis.review import riffraff
+
+    trials = int(os.environ.get(REVIEW_TRIALS_SETTING) or riffraff.TRIALS)
+    bot = os.environ.get(REVIEW_BOT_SETTING) or riffraff.REVIEW_BOT
+    data = riffraff.review_riffraff(record, trials, bot).to_json()
+    for decision in data["decisions"]:
+        choices = decision["choices"]
+        safest = min((c["risk"] for c in choices), default=0.0)
+        decision["answers"] = [
+            c["action"] for c in choices if c["risk"] - safest < riffraff.RISK_INACCURACY
+        ] or [decision["played"]]
+        decision["win_lost"] = None
+    return data
+
+
 HOOKS = GameHooks(
     tutor="random",
     table_options=table_options,
     scene=scene,
+    review=review_json,
     physics=Physics(placement_due, placement_motion, catcher, late_pieces),
 )

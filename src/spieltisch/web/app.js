@@ -2,7 +2,7 @@
 //   #/            the lobby
 //   #/t/ID        a table (the invite link)
 //   #/r/ID        the replay of a finished table
-//   #/v/ID        the review of a finished table (Pickomino, Karolinchen)
+//   #/v/ID        the review of a finished table (the games whose /api/games entry says review)
 //   #/learn/ID    a guided first game ("Learn to play")
 
 import { api, ApiError, keepName, keepToken, savedName, socketProtocols, tokenFor } from "./api.js";
@@ -12,10 +12,17 @@ import { gameView } from "./games/index.js";
 import { hasTutorial, makeCoach } from "./tutorial.js";
 import { motionSwitch } from "./motion.js";
 import { reviewPage } from "./review.js";
-import { REVIEWED } from "./review_model.js";
+import { reviewedGames } from "./review_model.js";
 
 const app = document.getElementById("app");
 let page = null; // the page shown now: { stop(), redraw() }
+let reviewed = new Set(); // the games with a review (from /api/games), for the "Review" links
+api("/api/games").then((games) => {
+  const found = reviewedGames(games);
+  if ([...found].join() === [...reviewed].join()) return; // the lobby was quicker: no redraw
+  reviewed = found;
+  page?.redraw?.();
+}).catch(() => { /* the lobby asks again */ });
 
 // --- small helpers ------------------------------------------------------------------------
 const DETAILED = new Set(["illegal_action", "too_late"]); // the server's reason helps here
@@ -88,6 +95,7 @@ function lobbyPage() {
   async function load() {
     try {
       [games, tables, finished] = await Promise.all([api("/api/games"), api("/api/tables"), api("/api/tables/finished")]);
+      reviewed = reviewedGames(games);
       if (!games.some((g) => g.name === form.game) && games.length) form.game = games[0].name;
       draw();
     } catch (error) {
@@ -271,12 +279,15 @@ function lobbyPage() {
   function finishedRow(table) {
     const names = table.seats.map(seatName);
     const winners = table.result ? table.result.winners.map((w) => names[w]).join(", ") : "";
-    return h("li", { class: "table-row" },
+    return h("li", { class: "table-row finished-row" },
       h("a", { href: `#/r/${table.id}` },
         h("strong", { text: table.title }), " ",
         h("span", { class: "muted", text: t("table.won", { names: winners }) }), " ",
         h("span", { class: "badge", text: t("lobby.watch_replay") }),
-        h("span", { class: "names", text: names.join(" · ") })));
+        h("span", { class: "names", text: names.join(" · ") })),
+      reviewed.has(table.game)
+        ? h("a", { class: "button review-link", href: `#/v/${table.id}`, "aria-label": `${t("review.open")}: ${table.title}, ${names.join(" · ")}`, text: t("review.open") })
+        : null);
   }
 
   load();
@@ -518,7 +529,7 @@ function tablePage(tableId, guided = false) {
       marked.length ? h("p", { class: "muted", text: t("table.marked", { names: marked.join(", ") }) }) : null,
       h("p", { class: "result-links" },
         h("a", { class: "button", href: `#/r/${tableId}`, id: "watch-replay", text: t("table.replay") }), " ",
-        REVIEWED.includes(table.game) ? h("a", { class: "button primary", href: `#/v/${tableId}`, id: "open-review", text: t("review.open") }) : null));
+        reviewed.has(table.game) ? h("a", { class: "button primary", href: `#/v/${tableId}`, id: "open-review", text: t("review.open") }) : null));
   }
 
   // A keyboard player whose button went away stays at the board: on the next action there

@@ -8,7 +8,7 @@ import { api } from "./api.js";
 import { h, keepingPlace, replaceChildren, s } from "./dom.js";
 import { t } from "./i18n.js";
 import { gameView } from "./games/index.js";
-import { CHART, chartLines, ERRORS, GRADE_MARKS, GRADES, lossText, puzzlesOf, solves } from "./review_model.js";
+import { actionWords, CHART, chartLines, ERRORS, GRADE_MARKS, GRADES, lossText, puzzlesOf, shareShown, solves } from "./review_model.js";
 
 /**
  * @typedef {import("./review_model.js").Decision} Decision
@@ -36,7 +36,7 @@ function percent(p) {
  *   deadEnd: (root: HTMLElement, error: any, link: string | null) => void, myName: string | null }} helpers
  */
 export function reviewPage(app, tableId, helpers) {
-  const root = h("div", { class: "review-page" }, h("p", { class: "status", text: t("review.loading") }));
+  const root = h("div", { class: "review-page" }, h("p", { class: "status", id: "review-loading", text: t("review.loading") }));
   app.append(root);
   /** @type {any} */
   let replay = null;
@@ -49,6 +49,7 @@ export function reviewPage(app, tableId, helpers) {
   let puzzle = null;
   let puzzleSeat = 0; // the puzzles shown: the reader's own seat where it is known
 
+  const words = (/** @type {string} */ action) => actionWords(replay.table.game, action);
   const decisionAt = () => review.decisions.find((/** @type {Decision} */ d) => d.step === step) || null;
   const names = () => replay.table.seats.map(helpers.seatName);
 
@@ -71,7 +72,7 @@ export function reviewPage(app, tableId, helpers) {
   /** @param {number} at @param {Decision | null} decision @param {(action: string) => void} act */
   function board(at, decision, act) {
     const seat = decision ? decision.seat : null;
-    const legal = decision ? decision.choices.map((c) => c.action) : [];
+    const legal = decision ? choicesOf(decision) : [];
     const view = gameView(replay.table.game);
     const section = h("section", { class: `board game-${replay.table.game}`, id: "review-board" });
     view.render(section, {
@@ -108,9 +109,9 @@ export function reviewPage(app, tableId, helpers) {
       shown = board(step, null, () => {});
     }
     replaceChildren(root,
-      h("div", { class: "table-head" },
-        h("a", { href: `#/r/${tableId}`, class: "button", text: t("table.replay") }),
-        h("h2", { text: `${t("review.title")}: ${replay.table.title}` })),
+      h("div", { class: "table-head review-head" },
+        h("h2", {}, h("span", { class: "review-kind", text: t("review.title") }), " ", h("span", { class: "review-game", text: replay.table.title })),
+        h("a", { href: `#/r/${tableId}`, class: "button", text: t("table.replay") })),
       summaryPanel(who),
       chartPanel(who),
       h("div", { class: "replay-controls review-controls" },
@@ -136,42 +137,55 @@ export function reviewPage(app, tableId, helpers) {
       h("summary", { text: t("review.errors", { n: errors.length }) }),
       h("ul", {}, errors.map((/** @type {Decision} */ d) => h("li", {},
         h("button", { class: `link${d.step === step ? " current" : ""}`, "data-step": d.step, onclick: () => go(d.step) },
-          `${t("replay.step", { n: d.step, total: replay.steps.length - 1 })} · ${who[d.seat]} · ${d.played} `, gradeBadge(d.grade))))));
+          `${t("replay.step", { n: d.step, total: replay.steps.length - 1 })} · ${who[d.seat]} · ${words(d.played)} `, gradeBadge(d.grade))))));
   }
 
   /** @param {Decision} decision @param {string[]} who */
   function decisionPanel(decision, who) {
     const better = decision.best !== decision.played;
-    const measure = review.graded_by === "worms" ? "worms" : "win";
     const looked = explored && decision.choices.find((c) => c.action === explored);
     return h("section", { class: `panel review-decision grade-${decision.grade}`, id: "review-decision", "aria-live": "polite" },
-      h("p", {}, h("strong", { text: t("review.played", { name: who[decision.seat], action: decision.played }) }), " ",
+      h("p", {}, h("strong", { text: t("review.played", { name: who[decision.seat], action: words(decision.played) }) }), " ",
         gradeBadge(decision.grade), " ", h("span", { text: decision.grade === "best" ? "" : lossText(decision) })),
-      better ? h("p", { class: "review-better-text", id: "review-better", text: t("review.better", { action: decision.best }) }) : null,
+      better ? h("p", { class: "review-better-text", id: "review-better", text: t("review.better", { action: words(decision.best) }) }) : null,
       decision.expert ? h("p", { class: "muted", text: t("review.expert", { action: decision.expert }) }) : null,
-      looked ? h("p", { class: "muted", id: "review-explored", text: t("review.explored", { action: looked.action, value: choiceValue(looked) }) }) : null,
-      h("details", {}, h("summary", { text: t("review.choices") }),
-        h("table", { class: "review-choices" },
-          h("thead", {}, h("tr", {}, h("th", { text: t("review.col.choice") }),
-            measure === "worms" || decision.choices[0].expected_worms !== undefined ? h("th", { text: t("review.col.worms") }) : null,
-            h("th", { text: t("review.col.win") }))),
-          h("tbody", {}, decision.choices.map((c) => h("tr", { class: c.action === decision.best ? "best" : "" },
-            h("td", { text: c.action + (c.action === decision.best ? ` (${t("review.better_mark")})` : "") }),
-            c.expected_worms !== undefined ? h("td", { text: c.expected_worms.toFixed(2) }) : null,
-            h("td", { text: c.p_win === null ? "–" : percent(c.p_win) })))))));
+      decision.suggested && decision.suggested !== decision.played && decision.suggested !== decision.best ? h("p", { class: "muted", text: t("review.suggested", { action: words(decision.suggested) }) }) : null,
+      looked ? h("p", { class: "muted", id: "review-explored", text: t("review.explored", { action: words(looked.action), value: choiceValue(looked) }) }) : null,
+      decision.choices.length ? h("details", {}, h("summary", { text: t("review.choices") }), choicesTable(decision)) : null);
+  }
+
+  /** Every choice with its figures: expected worms and win chance, or the risk of a drop.
+   * @param {Decision} decision */
+  function choicesTable(decision) {
+    const first = decision.choices[0];
+    /** @type {[string, (c: Choice) => string][]} */
+    const columns = [];
+    if (first.expected_worms !== undefined) columns.push([t("review.col.worms"), (c) => (c.expected_worms ?? 0).toFixed(2)]);
+    if (first.p_win !== undefined) columns.push([t("review.col.win"), (c) => (c.p_win === null || c.p_win === undefined ? "–" : percent(c.p_win))]);
+    if (first.risk !== undefined) {
+      columns.push([t("review.col.risk"), (c) => `${percent(c.risk ?? 0)} (${percent(c.low ?? 0)}–${percent(c.high ?? 0)})`],
+        [t("review.col.falls"), (c) => (c.falls ?? 0).toFixed(2)]);
+    }
+    return h("table", { class: "review-choices" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("review.col.choice") }), columns.map(([text]) => h("th", { scope: "col", text })))),
+      h("tbody", {}, decision.choices.map((c) => h("tr", { class: c.action === decision.best ? "best" : "" },
+        h("td", { text: words(c.action) + (c.action === decision.best && decision.best !== decision.played ? ` (${t("review.better_mark")})` : "") }),
+        columns.map(([, value]) => h("td", { text: value(c) }))))));
   }
 
   /** @param {Choice} choice */
   function choiceValue(choice) {
     const parts = [];
     if (choice.expected_worms !== undefined) parts.push(t("review.worms", { w: choice.expected_worms.toFixed(2) }));
-    if (choice.p_win !== null) parts.push(t("review.win", { p: percent(choice.p_win) }));
+    if (choice.p_win !== null && choice.p_win !== undefined) parts.push(t("review.win", { p: percent(choice.p_win) }));
+    if (choice.risk !== undefined) parts.push(t("review.risk", { p: Math.round(100 * choice.risk) }));
     return parts.join(", ");
   }
 
   /** @param {string[]} who */
   function summaryPanel(who) {
     const pickomino = review.game === "pickomino";
+    const risky = review.game === "riffraff";
     const withWin = pickomino && review.graded_by === "win chance";
     /** @type {[string, (p: any) => string][]} */
     const columns = [
@@ -182,8 +196,14 @@ export function reviewPage(app, tableId, helpers) {
       columns.push([t("review.col.per_decision"), (p) => p.average_worms_lost.toFixed(2)], [t("review.col.luck"), (p) => signed(p.luck_worms, 2)],
         [t("review.col.worms_result"), (p) => `${p.worms} (${p.luck_adjusted_worms.toFixed(1)})`]);
     }
-    if (withWin) columns.push([t("review.col.luck_win"), (p) => signed(100 * p.luck_win, 1)], [t("review.col.adjusted_win"), (p) => p.luck_adjusted_win.toFixed(2)]);
-    if (!pickomino) columns.push([t("review.col.win_lost"), (p) => (100 * p.win_lost).toFixed(1)]);
+    if (withWin) columns.push([t("review.col.luck_win"), (p) => signed(100 * p.luck_win, 1)], [t("review.col.adjusted_win"), (p) => shareShown(p.luck_adjusted_win).toFixed(2)]);
+    if (risky) {
+      columns.push([t("review.col.agreed"), (p) => String(p.agreed)], [t("review.col.placements"), (p) => String(p.placements)],
+        [t("review.col.mean_risk"), (p) => percent(p.mean_risk)], [t("review.col.risk_added"), (p) => (100 * p.risk_added).toFixed(0)],
+        [t("review.col.fell"), (p) => String(p.fell)]);
+    } else if (!pickomino) columns.push([t("review.col.win_lost"), (p) => (100 * p.win_lost).toFixed(1)]);
+    const note = risky ? t("review.summary_note_risk", { n: review.trials })
+      : pickomino ? `${t("review.summary_note")}${withWin ? ` ${t("review.adjusted_note")}` : ""}` : t("review.summary_note_cards", { n: review.rollouts });
     // On a phone each player's row shows as a list: every cell carries its column's name.
     return h("section", { class: "panel review-summary", id: "review-summary" },
       h("h3", { text: t("review.summary") }),
@@ -192,7 +212,7 @@ export function reviewPage(app, tableId, helpers) {
         h("tbody", {}, review.summary.map((/** @type {any} */ p) => h("tr", {},
           h("th", { scope: "row", text: who[p.seat] ?? p.name }),
           columns.map(([label, value]) => h("td", { "data-label": label, text: value(p) })))))),
-      h("p", { class: "muted", text: pickomino ? t("review.summary_note") : t("review.summary_note_cards", { n: review.rollouts }) }));
+      h("p", { class: "muted", text: note }));
   }
 
   /** @param {string[]} who */
@@ -275,30 +295,50 @@ export function reviewPage(app, tableId, helpers) {
       keepingPlace(draw);
       document.getElementById("puzzle-feedback")?.focus();
     });
+    const offBoard = answerButtons(shown, decision, (action) => {
+      state.answer = action;
+      keepingPlace(draw);
+      document.getElementById("puzzle-feedback")?.focus();
+    });
     if (solved || state.shown) for (const answer of decision.answers) markAction(shown, answer, "review-better", t("review.better_mark"));
     let feedback = null;
     if (state.answer !== null) {
       feedback = h("p", { class: `puzzle-feedback ${solved ? "solved" : "wrong"}`, id: "puzzle-feedback", tabindex: "-1", role: "status",
-        text: solved ? t("review.puzzle_solved", { action: state.answer }) : t("review.puzzle_wrong", { action: state.answer }) });
+        text: solved ? t("review.puzzle_solved", { action: words(state.answer) }) : t("review.puzzle_wrong", { action: words(state.answer) }) });
     }
     const next = state.index + 1 < found.length;
     replaceChildren(root,
       h("div", { class: "table-head" },
         h("button", { id: "puzzle-back", text: t("review.puzzle_back"), onclick: () => { puzzle = null; go(decision.step); } }),
         h("h2", { id: "puzzle-title", tabindex: "-1", text: t("review.puzzle", { n: state.index + 1, total: found.length }) })),
-      h("p", { class: "status", text: t("review.puzzle_task", { name: who[decision.seat], played: decision.played }) }),
+      h("p", { class: "status", text: t("review.puzzle_task", { name: who[decision.seat], played: words(decision.played) }) }),
       feedback,
-      state.shown && !solved ? h("p", { id: "puzzle-answers", text: t("review.puzzle_answers", { actions: decision.answers.join(", ") }) }) : null,
+      state.shown && !solved ? h("p", { id: "puzzle-answers", text: t("review.puzzle_answers", { actions: decision.answers.map(words).join(", ") }) }) : null,
       h("div", { class: "replay-controls" },
         solved || state.shown ? null : h("button", { id: "puzzle-show", text: t("review.puzzle_show"), onclick: () => { state.shown = true; keepingPlace(draw); } }),
         next ? h("button", { id: "puzzle-next", class: solved ? "primary" : "", text: t("review.puzzle_next"),
           onclick: () => { puzzle = { ...state, index: state.index + 1, answer: null, shown: false }; draw(); focusPuzzle(); } })
           : solved ? h("span", { class: "status", id: "puzzle-done", text: t("review.puzzle_done") }) : null),
+      offBoard,
       shown);
   }
 
-  Promise.all([api(`/api/tables/${tableId}/replay`), api(`/api/tables/${tableId}/review`)]).then(([foundReplay, foundReview]) => {
+  /** The decision's choices that the board has no control for (a Riff Raff placement is made
+   * on the 3D ship; a hidden hand shows no cards), as buttons.
+   * @param {HTMLElement} section @param {Decision} decision @param {(action: string) => void} act */
+  function answerButtons(section, decision, act) {
+    const missing = choicesOf(decision).filter((action) => !section.querySelector(`[data-action="${CSS.escape(action)}"]`));
+    if (!missing.length) return null;
+    return h("div", { class: "replay-controls puzzle-choices", role: "group", "aria-label": t("review.answer_choices") },
+      missing.map((action) => h("button", { "data-choice": action, text: words(action), onclick: () => act(action) })));
+  }
+
+  api(`/api/tables/${tableId}/replay`).then((foundReplay) => {
     replay = foundReplay;
+    const loading = document.getElementById("review-loading");
+    if (loading && replay.table.game === "riffraff") loading.textContent = t("review.loading_long");
+    return api(`/api/tables/${tableId}/review`);
+  }).then((foundReview) => {
     review = foundReview;
     const mine = replay.table.seats.findIndex((/** @type {any} */ seat) => helpers.myName && seat.name === helpers.myName);
     puzzleSeat = Math.max(0, mine);
@@ -315,6 +355,12 @@ export function reviewPage(app, tableId, helpers) {
   };
   document.addEventListener("keydown", keys);
   return { stop: () => document.removeEventListener("keydown", keys), redraw: draw };
+}
+
+/** The actions a decision's board offers: its choices, or the one played where none was tried.
+ * @param {Decision} decision */
+function choicesOf(decision) {
+  return decision.choices.length ? decision.choices.map((c) => c.action) : [decision.played];
 }
 
 /** @param {number} value @param {number} digits */

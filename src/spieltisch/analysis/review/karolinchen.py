@@ -23,7 +23,6 @@ too long to search to its end, so every chance is a rollout estimate.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -31,6 +30,7 @@ from typing import Any
 
 from spieltisch.analysis.review import player_names
 from spieltisch.analysis.review.grades import GRADES, Grade, grade
+from spieltisch.analysis.review.intervals import mean_interval, wilson_interval
 from spieltisch.bots.base import make_bot
 from spieltisch.bots.karolinchen import ExpertBot
 from spieltisch.core.errors import RecordError
@@ -53,8 +53,6 @@ ROLLOUT_BOT = "expert:depth=0"
 """The bot that plays every seat in the rollouts."""
 ROLLOUTS = 200
 """Rollouts per legal action of a decision (a chance's 95% interval is about +-0.07 wide)."""
-Z95 = 1.959964
-"""The standard normal quantile of a two-sided 95% interval."""
 
 
 @dataclass(frozen=True)
@@ -156,7 +154,7 @@ def _decision(
     chances = {a: sum(w) / len(w) for a, w in wins.items()}
     best = played if chances[played] >= max(chances.values()) else _first_best(chances)
     differences = [b - p for b, p in zip(wins[best], wins[played], strict=True)]
-    lost, low, high = _mean_interval(differences)
+    lost, low, high = mean_interval(differences)
     return CardDecision(
         step,
         state.seat,
@@ -201,22 +199,6 @@ def _rollout_wins(
     return [
         int(game.play_out(after, seats, random.Random(seed)).state.seat == seat) for seed in seeds
     ]
-
-
-def wilson_interval(p: float, n: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion `p` observed in `n` trials."""
-    centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
-    half = Z95 / (1 + Z95**2 / n) * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def _mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
-    """The mean of paired differences and its 95% normal interval."""
-    n = len(values)
-    mean = sum(values) / n
-    spread = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
-    half = Z95 * spread / math.sqrt(n)
-    return mean, mean - half, mean + half
 
 
 def _summaries(
