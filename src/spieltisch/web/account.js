@@ -93,7 +93,7 @@ export function accountMark(seat) {
 
 // --- forms ---------------------------------------------------------------------------------------
 /**
- * A labelled input with an optional hint below it, both kept across redraws.
+ * An input of an account form, built once per page so that what is typed survives redraws.
  * @param {string} id
  * @param {{ [name: string]: unknown }} attrs
  */
@@ -111,7 +111,7 @@ function labelled(input, label, hint) {
   if (hint) input.setAttribute("aria-describedby", hintId);
   return h("div", { class: "field" },
     h("label", { for: input.id, text: label }), input,
-    hint ? h("p", { class: "muted hint", id: hintId, text: hint }) : null);
+    hint ? h("p", { class: "muted field-hint", id: hintId, text: hint }) : null);
 }
 
 // A form's error, said at once by screen readers, marking the field it is about.
@@ -294,8 +294,8 @@ export function accountPage(app, page) {
         h("h2", { id: "password-title", text: t("acct.change_password") }), passwordForm),
       h("section", { class: "panel account-panel", "aria-labelledby": "language-title" },
         h("h2", { id: "language-title", text: t("acct.language") }),
-        h("div", { class: "field" }, h("label", { for: "account-language", text: t("acct.language") }), languageChoice),
-        h("p", { class: "muted hint", text: t("acct.language_doc") }),
+        h("div", { class: "field" }, h("label", { for: "account-language", text: t("app.language") }), languageChoice),
+        h("p", { class: "muted field-hint", text: t("acct.language_doc") }),
         h("button", { type: "button", id: "language-save", text: t("acct.save"), onclick: chooseLanguage })),
       h("section", { class: "panel account-panel", "aria-labelledby": "data-title" },
         h("h2", { id: "data-title", text: t("acct.data") }),
@@ -362,7 +362,7 @@ export function myTablesPanel(games, rows, page) {
         class: `my-table${row.your_turn ? " your-turn" : ""}`, "data-table": row.table },
       h("div", { class: "my-table-about", id: `my-table-${row.table}` },
         h("strong", { text: title(row.game) }), " ",
-        h("span", { class: row.your_turn ? "badge turn" : "muted turn", text: turnText(row) }),
+        h("span", { class: row.your_turn ? "badge turn-note" : "muted turn-note", text: turnText(row) }),
         h("span", { class: "names", text: row.players.filter(Boolean).join(" · ") })),
       h("button", { type: "button", class: row.your_turn ? "primary take-seat" : "take-seat", id: `take-seat-${row.table}`,
         "aria-describedby": `my-table-${row.table}`, text: t("mine.take_seat"), onclick: () => takeSeat(row.table, page) }))))
