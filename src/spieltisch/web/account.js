@@ -205,7 +205,7 @@ export function signInPage(app, mode, page) {
   }
 
   draw();
-  if (!document.activeElement || document.activeElement === document.body) name.focus();
+  name.focus(); // the page is there to type into; a keyboard goes on from the first field
   return { stop() {}, redraw: draw };
 }
 
