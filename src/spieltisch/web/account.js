@@ -182,6 +182,7 @@ export function signInPage(app, mode, page) {
       signedIn(found.account);
       const kept = accountLanguage();
       if (kept && kept !== language()) page.useLanguage(kept);
+      else if (!kept) saveLanguage(language()).catch(() => null); // the language used so far goes along
       page.notify(t(signup ? "acct.signed_up" : "acct.signed_in", { name: found.account.name }));
       location.hash = "#/";
     } catch (refused) {
