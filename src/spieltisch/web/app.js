@@ -744,7 +744,7 @@ function replayPage(tableId) {
 
 // --- the review ------------------------------------------------------------------------------
 function openReview(tableId) {
-  const myName = tokenFor(tableId) ? savedName() : null; // who played here from this browser
+  const myName = tokenFor(tableId) ? playerName(savedName()) : null; // who played here from this browser
   return reviewPage(app, tableId, { seatName, logText, deadEnd, myName });
 }
 
