@@ -61,6 +61,7 @@ export const ACCOUNT_STRINGS = {
     "err.not_signed_in": "Please sign in first.",
     "err.foreign_origin": "This request came from another site and was refused.",
     "err.bad_password": "The password is wrong.",
+    "err.no_seat_here": "You have no seat at this table.",
   },
   de: {
     "acct.nav": "Konto",
@@ -120,6 +121,7 @@ export const ACCOUNT_STRINGS = {
     "err.not_signed_in": "Bitte melde dich zuerst an.",
     "err.foreign_origin": "Diese Anfrage kam von einer anderen Website und wurde abgelehnt.",
     "err.bad_password": "Das Passwort ist falsch.",
+    "err.no_seat_here": "Du hast keinen Platz an diesem Tisch.",
   },
   fr: {
     "acct.nav": "Compte",
@@ -179,6 +181,7 @@ export const ACCOUNT_STRINGS = {
     "err.not_signed_in": "Connectez-vous d’abord.",
     "err.foreign_origin": "Cette requête venait d’un autre site et a été refusée.",
     "err.bad_password": "Le mot de passe est faux.",
+    "err.no_seat_here": "Vous n’avez pas de place à cette table.",
   },
   it: {
     "acct.nav": "Account",
@@ -238,6 +241,7 @@ export const ACCOUNT_STRINGS = {
     "err.not_signed_in": "Accedi prima.",
     "err.foreign_origin": "Questa richiesta veniva da un altro sito ed è stata rifiutata.",
     "err.bad_password": "La password è sbagliata.",
+    "err.no_seat_here": "Non hai un posto a questo tavolo.",
   },
   nl: {
     "acct.nav": "Account",
@@ -297,5 +301,6 @@ export const ACCOUNT_STRINGS = {
     "err.not_signed_in": "Log eerst in.",
     "err.foreign_origin": "Dit verzoek kwam van een andere website en is geweigerd.",
     "err.bad_password": "Het wachtwoord klopt niet.",
+    "err.no_seat_here": "Je hebt geen plaats aan deze tafel.",
   },
 };
