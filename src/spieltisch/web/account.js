@@ -114,7 +114,10 @@ function labelled(input, label, hint) {
     hint ? h("p", { class: "muted field-hint", id: hintId, text: hint }) : null);
 }
 
-// A form's error, said at once by screen readers, marking the field it is about.
+/**
+ * A form's error, said at once by screen readers, marking the field it is about.
+ * @param {string} id
+ */
 function errorBox(id) {
   const box = h("p", { class: "form-error", id, role: "alert" });
   return {
