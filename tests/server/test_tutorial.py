@@ -53,7 +53,7 @@ def test_bad_requests_change_nothing(tmp_path: Path) -> None:
         unknown = client.post("/api/tutorials", json={"game": "chess", "name": "Lea"})
         nameless = client.post("/api/tutorials", json={"game": "pickomino", "name": "  "})
         assert unknown.status_code == 400 and unknown.json()["error"] == "no_tutorial"
-        assert nameless.status_code == 400 and nameless.json()["error"] == "bad_name"
+        assert nameless.status_code == 422 and nameless.json()["error"] == "bad_name"
         assert not client.app.state.lobby.tables  # type: ignore[attr-defined]
 
 
@@ -78,6 +78,7 @@ def test_leaving_stops_the_game_where_it_is(tmp_path: Path) -> None:
                 "bot": None,
                 "open": False,
                 "replaced": False,
+                "account": False,
             }
             version = state["version"]
         with client.websocket_connect(f"/api/tables/{table_id}/ws?token={token}") as ws:

@@ -150,6 +150,29 @@ def add_parser(commands: Any) -> None:
         help="how long an idle connection is kept open between requests (5)",
     )
     parser.add_argument(
+        "--origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="another address whose pages may use the sign-in cookie, such as the public "
+        "https://games.example.org when a proxy does not pass the Host on (repeatable)",
+    )
+    parser.add_argument(
+        "--session-days",
+        type=float,
+        default=30.0,
+        metavar="DAYS",
+        help="a sign-in lasts this long without being used (30)",
+    )
+    parser.add_argument(
+        "--sign-in-tries",
+        type=int,
+        default=10,
+        metavar="N",
+        help="wrong passwords for one user name in 15 minutes before its sign-ins wait; one "
+        "address may try three times as many (10)",
+    )
+    parser.add_argument(
         "--broker",
         metavar="URL",
         help="Redis that joins the workers and machines serving one database into one site, "
@@ -239,8 +262,19 @@ def _check_settings(args: argparse.Namespace) -> str | None:
         (0.01 <= args.waiting_hours <= 24 * 365, "--waiting-hours must be from 0.01 to 8760"),
         (1 <= args.active_minutes <= 60 * 24 * 365, "--active-minutes must be from 1 to 525600"),
         (1 <= args.workers <= 64, "--workers must be from 1 to 64"),
+        (0.01 <= args.session_days <= 3650, "--session-days must be from 0.01 to 3650"),
+        (1 <= args.sign_in_tries <= 1000, "--sign-in-tries must be from 1 to 1000"),
+        (all(_is_origin(o) for o in args.origin), "--origin takes an address like https://host"),
     ]
     return next((message for good, message in checks if not good), None)
+
+
+def _is_origin(url: str) -> bool:
+    """An address a page can come from: http(s), a host, nothing after it but a slash."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    return parts.scheme in ("http", "https") and bool(parts.netloc) and parts.path in ("", "/")
 
 
 def _check_site(args: argparse.Namespace, url: str) -> str | None:
@@ -292,6 +326,7 @@ def _check_database(url: str) -> None:
 
 def _make_app(args: argparse.Namespace, url: str) -> Any:
     from spieltisch.server import create_app
+    from spieltisch.server.accounts.sessions import AccountSettings
     from spieltisch.server.limits import Limits
     from spieltisch.server.settle import CatchTiming
     from spieltisch.server.store import StorageError
@@ -308,6 +343,12 @@ def _make_app(args: argparse.Namespace, url: str) -> Any:
         waiting_hours=args.waiting_hours,
     )
     timing = CatchTiming(args.slow_motion, args.catch_margin, args.playback_speed)
+    accounts = AccountSettings(
+        session_idle=args.session_days * 24 * 3600,
+        failures_per_name=args.sign_in_tries,
+        failures_per_address=3 * args.sign_in_tries,
+        origins=tuple(args.origin),
+    )
     try:
         return create_app(
             url,
@@ -318,6 +359,7 @@ def _make_app(args: argparse.Namespace, url: str) -> Any:
             idle_close=args.idle_hours * 3600,
             broker=args.broker,
             test_hooks=args.test_hooks,
+            accounts=accounts,
         )
     except StorageError as error:
         raise _CannotStart(str(error)) from None

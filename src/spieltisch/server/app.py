@@ -15,6 +15,13 @@ so they see every table between two changes, never during one:
   GET  /api/tables/{id}/review         the review of a finished game, where the game has one
   GET  /api/tables/{id}/odds           the odds for the player to move, where the game has them
   GET  /api/games/{name}/scene         the geometry a 3D client draws the game with, if it has one
+  /api/session, /api/account/...       optional accounts: sign up, in and out, "My tables", the
+                                       account's seat on another device (`server.accounts.routes`)
+
+A request that carries the session cookie and changes something (POST, PUT, PATCH, DELETE),
+and a socket that carries it, must come from the site's own pages (Origin or Referer; else 403
+`foreign_origin`, see `server.accounts.sessions`). Joining with the cookie seats the account,
+and a socket with the cookie and no token is the account's seat at that table.
 
 WebSocket /api/tables/{id}/ws (served by `server.sockets`), offering the subprotocols
 "spieltisch" and "token.T" for the seat with token T (no token: a spectator); the server
@@ -48,25 +55,23 @@ import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Query, WebSocket
+from fastapi import Depends, FastAPI, Query, WebSocket
 from fastapi.responses import (
-    FileResponse,
-    HTMLResponse,
     JSONResponse,
-    PlainTextResponse,
     Response,
 )
 from fastapi.routing import APIRoute
-from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import HTTPConnection, Request
 
 from spieltisch.core.registry import game_names
+from spieltisch.server.accounts.routes import account_router
+from spieltisch.server.accounts.service import Accounts
+from spieltisch.server.accounts.sessions import STATE_CHANGING, AccountSettings, check_origin
 from spieltisch.server.clock import Clock, WallClock
 from spieltisch.server.common import storage_down
 from spieltisch.server.hooks import hooks_for
@@ -92,6 +97,15 @@ from spieltisch.server.sockets import (
 )
 from spieltisch.server.store import Store
 from spieltisch.server.table import LiveTable, TableError
+from spieltisch.server.webfiles import (
+    MISSING_VENDOR,
+    VENDOR_DIR,
+    WEB_DIR,
+    RevalidatedFiles,
+    add_test_page,
+    add_vendor_route,
+    vendor_ready,
+)
 
 __all__ = [
     "MAX_MESSAGE",
@@ -107,26 +121,10 @@ __all__ = [
 MAX_MESSAGE = Limits().message
 """The largest WebSocket message (in characters) the server reads, unless set otherwise."""
 
-WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-VENDOR_DIR = WEB_DIR / "vendor"
-TEST_HOOKS_ATTRIBUTE = "data-test-hooks"
-VENDOR_CACHE = "public, max-age=86400"
-"""Fetched libraries change only with the lock: browsers keep them a day without asking."""
 FINISHED_SHOWN = 20
 """How many finished games the lobby lists."""
 GZIP_FROM = 1024
 """Responses from this many bytes on are sent compressed to browsers that accept it."""
-MISSING_VENDOR = (
-    "The browser modules of the 3D table (three.js) are not installed on this server. "
-    "Run `python tools/fetch_web_deps.py` in the project (./run and ./test do it), then reload."
-)
-
-
-def vendor_ready() -> bool:
-    """Whether three.js has been fetched into the served vendor directory."""
-    return (VENDOR_DIR / "three" / "build" / "three.module.js").is_file()
-
-
 _STATUS = {
     "no_table": 404,
     "bad_token": 403,
@@ -141,6 +139,17 @@ _STATUS = {
     "table_closed": 410,
     "too_many_tables": 429,
     "too_many_seat_changes": 429,
+    "bad_name": 422,
+    "weak_password": 422,
+    "bad_settings": 422,
+    "name_taken": 409,
+    "already_seated": 409,
+    "bad_sign_in": 401,
+    "not_signed_in": 401,
+    "wrong_password": 403,
+    "foreign_origin": 403,
+    "no_seat_here": 404,
+    "too_many_sign_ins": 429,
     "server_full": 503,
     "unavailable": 503,
 }
@@ -196,6 +205,7 @@ def create_app(
     idle_close: float = 24 * 3600.0,
     broker: str | None = None,
     test_hooks: bool = False,
+    accounts: AccountSettings | None = None,
 ) -> FastAPI:
     """The server on the database `db_url`; bots wait `bot_delay` seconds before each move;
     `timing` sets Riff Raff's slow motion and catch window; `clock` is the time that bots,
@@ -204,8 +214,9 @@ def create_app(
     `limits` bound what clients may send; a bot decision or a settle may run `work_limit` s;
     an unfinished table without a change for `idle_close` s is closed; `broker` (a Redis
     URL) joins this worker to the others that serve the same database; `test_hooks` lets the
-    page expose its hooks for browser tests."""
-    limits = limits or Limits()
+    page expose its hooks for browser tests; `accounts` sets sessions, sign-in throttling and
+    the other origins whose pages may use the session cookie."""
+    limits, account_settings = limits or Limits(), accounts or AccountSettings()
     store = Store(db_url)
     lobby = Lobby(
         store,
@@ -221,6 +232,8 @@ def create_app(
         site=Site() if broker is None else RedisSite(broker, f"spieltisch:{store.site_key()}:"),
     )
     lobby.load()
+    kept = FinishedGames()
+    users = Accounts(lobby, account_settings, kept)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -229,12 +242,14 @@ def create_app(
         yield
         await lobby.site.close()  # its leases go at once: another worker takes them over
         await lobby.close()
+        users.close()
         lobby.store.close()
 
     app = FastAPI(
         title="spieltisch",
         summary="A game table for Pickomino, Karolinchen and Riff Raff.",
         lifespan=lifespan,
+        dependencies=[Depends(_same_origin(account_settings.origins))],
     )
     app.state.lobby = lobby
     app.router.route_class = StrictJsonRoute
@@ -252,10 +267,11 @@ def create_app(
         as every refusal, a JSON answer, never a traceback."""
         return _refusal(storage_down())
 
-    _add_routes(app, lobby, limits)
-    _add_vendor_route(app)
+    _add_routes(app, lobby, limits, users, kept)
+    app.include_router(account_router(users, StrictJsonRoute))
+    add_vendor_route(app)
     if test_hooks:
-        _add_test_page(app)
+        add_test_page(app)
     app.mount("/", RevalidatedFiles(directory=WEB_DIR, html=True), name="web")
     return app
 
@@ -282,17 +298,20 @@ class StrictJsonRoute(APIRoute):
         return strict
 
 
-class RevalidatedFiles(StaticFiles):
-    """The client's own files: cached, but checked again (ETag) before each use, so a new
-    version of the server is seen at once."""
+def _same_origin(origins: tuple[str, ...]) -> Callable[[HTTPConnection], Coroutine[Any, Any, None]]:
+    """The check of every request: one that changes something with the session cookie comes
+    from the site's own pages (sockets are checked where they are served)."""
 
-    async def get_response(self, path: str, scope: Any) -> Response:
-        response = await super().get_response(path, scope)
-        response.headers.setdefault("Cache-Control", "no-cache")
-        return response
+    async def check(connection: HTTPConnection) -> None:
+        if connection.scope["type"] == "http" and connection.scope["method"] in STATE_CHANGING:
+            check_origin(connection, origins)
+
+    return check
 
 
-def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
+def _add_routes(
+    app: FastAPI, lobby: Lobby, limits: Limits, accounts: Accounts, kept: FinishedGames
+) -> None:
     # counted by the wall clock (the lobby's clock is game time, which tests may stop)
     seat_changes = SeatChanges(limits.seat_changes_per_minute)
     sockets = SocketQuota(limits.sockets_per_address, limits.reconnects_per_second)
@@ -336,8 +355,12 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
     @app.post("/api/tutorials", status_code=201)
     async def tutorial(body: TutorialIn, request: Request) -> Joined:
         """A guided first game against the game's friendly bot; the learner is seated."""
+        account = await accounts.current(request)
+        if account is None:
+            await accounts.check_guest_name(body.name)
+        name, account_id = (body.name, None) if account is None else (account.name, account.id)
         table, token = await lobby.tutorial(
-            body.game, body.name, body.seed, _client_address(request)
+            body.game, name, body.seed, _client_address(request), account_id
         )
         return Joined(seat=0, token=token, table=table.summary())
 
@@ -346,9 +369,14 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
         return (await lobby.find(table_id)).summary()
 
     @app.post("/api/tables/{table_id}/join")
-    async def join(table_id: str, body: JoinIn) -> Joined:
+    async def join(table_id: str, body: JoinIn, request: Request) -> Joined:
+        """Seat a guest by name, or with the session cookie the signed-in account."""
+        account = await accounts.current(request)
+        if account is None:
+            await accounts.check_guest_name(body.name)
         seat_changes.check_join(await lobby.find(table_id), body.seat, time.monotonic())
-        seat, token = await lobby.join(table_id, body.seat, body.name)
+        name, account_id = (body.name, None) if account is None else (account.name, account.id)
+        seat, token = await lobby.join(table_id, body.seat, name, account_id)
         seat_changes.note(table_id, seat, time.monotonic())
         return Joined(seat=seat, token=token, table=(await lobby.find(table_id)).summary())
 
@@ -359,8 +387,6 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
         if seat is not None:
             seat_changes.note(table_id, seat, time.monotonic())
         return (await lobby.find(table_id)).summary()
-
-    kept = FinishedGames()
 
     @app.get("/api/tables/{table_id}/record", response_model=dict[str, Any])
     async def record(table_id: str, request: Request) -> Response:
@@ -396,56 +422,32 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
             await refuse_socket(websocket, error, CLOSE_LAGGING)  # "try again later"
             return
         try:
-            await serve_socket(lobby, websocket, table_id, token, limits)
+            check_origin(websocket, accounts.settings.origins)  # no cookie from other sites
+            account = await accounts.current(websocket)
+        except TableError as error:
+            await websocket.accept(subprotocol=accepted_subprotocol(websocket))
+            await refuse_socket(websocket, error, 4403)
+            sockets.release(address)
+            return
+        except SQLAlchemyError:
+            account = None  # the account is not known now: a token or a spectator
+        try:
+            account_id = None if account is None else account.id
+            await serve_socket(lobby, websocket, table_id, token, limits, account_id)
         finally:
             sockets.release(address)
 
 
 def _refusal(error: TableError) -> JSONResponse:
     """A refusal as JSON, with the HTTP status its code stands for."""
-    return JSONResponse(
-        {"error": error.code, "message": error.message}, _STATUS.get(error.code, 400)
-    )
+    answer = {"error": error.code, "message": error.message, **error.details}
+    return JSONResponse(answer, _STATUS.get(error.code, 400))
 
 
 def _client_address(request: HTTPConnection) -> str | None:
     """Who made a request or opened a socket, for the quotas (behind a trusted proxy: the
     forwarded address)."""
     return request.client.host if request.client else None
-
-
-def _add_vendor_route(app: FastAPI) -> None:
-    @app.get("/vendor/{path:path}", include_in_schema=False)
-    async def vendor(path: str) -> Response:
-        file = _vendor_file(path)
-        if file is not None:
-            kind = "text/javascript" if file.suffix == ".js" else "text/plain"
-            return FileResponse(file, media_type=kind, headers={"Cache-Control": VENDOR_CACHE})
-        text = MISSING_VENDOR if not vendor_ready() else f"There is no file /vendor/{path}."
-        return PlainTextResponse(text, 404)
-
-
-def _vendor_file(path: str) -> Path | None:
-    """The fetched file at `path` under /vendor/, or None (also for a name the system
-    cannot look up, such as one too long)."""
-    root = VENDOR_DIR.resolve()
-    try:
-        file = root if "\0" in path else (root / path).resolve()  # NUL names no file
-        return file if file.is_relative_to(root) and file.is_file() else None
-    except OSError:
-        return None
-
-
-def _add_test_page(app: FastAPI) -> None:
-    """The page marked with `data-test-hooks` on <html>: only then does the client expose
-    its hooks for browser tests and benchmarks (such as `window.riffraffTable`)."""
-
-    @app.get("/", include_in_schema=False)
-    @app.get("/index.html", include_in_schema=False)
-    async def marked_page() -> HTMLResponse:
-        page = (WEB_DIR / "index.html").read_text(encoding="utf-8")
-        marked = page.replace("<html ", f"<html {TEST_HOOKS_ATTRIBUTE} ", 1)
-        return HTMLResponse(marked, headers={"Cache-Control": "no-cache"})
 
 
 async def _finished(lobby: Lobby, table_id: str) -> LiveTable:

@@ -20,6 +20,8 @@ __all__ = [
     "bot_decision",
     "chat_json",
     "check_bot_spec",
+    "clean_chat",
+    "clean_name",
     "hash_token",
     "is_tutorial",
     "new_token",
@@ -31,13 +33,19 @@ __all__ = [
 ]
 
 
-class TableError(Exception):
-    """A request the table refuses; `code` is stable for programs, the message is for people."""
+MAX_NAME = 32
+MAX_CHAT = 300
 
-    def __init__(self, code: str, message: str) -> None:
+
+class TableError(Exception):
+    """A request the table refuses; `code` is stable for programs, the message is for people;
+    `details` go into the answer beside them (such as `retry_after`)."""
+
+    def __init__(self, code: str, message: str, **details: JsonValue) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.details = details
 
 
 def new_token() -> str:
@@ -102,3 +110,30 @@ def reason(error: Exception) -> str:
     if isinstance(error, TooSlow):
         return f"too slow: {error}"
     return f"{type(error).__name__}: {error}"
+
+
+def _one_line(text: str) -> str:
+    """Only printable characters, runs of white space made one space, trimmed."""
+    return " ".join("".join(ch for ch in text if ch.isprintable()).split())
+
+
+def clean_name(name: str) -> str:
+    """A display name: printable, trimmed, 1 to 32 characters."""
+    cleaned = _one_line(name)
+    if not cleaned:
+        raise TableError("bad_name", "Please give a name of 1 to 32 characters.")
+    if len(cleaned) > MAX_NAME:
+        raise TableError("bad_name", f"A name can have at most {MAX_NAME} characters.")
+    return cleaned
+
+
+def clean_chat(text: Any) -> str:
+    """A chat line: printable, trimmed, 1 to 300 characters."""
+    if not isinstance(text, str):
+        raise TableError("bad_message", "A chat message needs its text.")
+    cleaned = _one_line(text)
+    if not cleaned:
+        raise TableError("bad_chat", "Type something to say first.")
+    if len(cleaned) > MAX_CHAT:
+        raise TableError("bad_chat", f"A chat line can have at most {MAX_CHAT} characters.")
+    return cleaned

@@ -35,6 +35,8 @@ from spieltisch.server.common import (
     TableError,
     chat_json,
     check_bot_spec,
+    clean_chat,
+    clean_name,
     is_tutorial,
     reason,
     storage_down,
@@ -59,8 +61,6 @@ __all__ = ["BOT_PACES", "TUTORIAL_PACE", "Connection", "Lobby", "SeatSpec"]
 
 log = logging.getLogger(__name__)
 
-MAX_NAME = 32
-MAX_CHAT = 300
 MAX_SEED = 2**63  # a seed is stored as a signed 64-bit integer
 RACES = 3
 """How often a join or a leave is tried when other workers keep changing the table first."""
@@ -241,7 +241,12 @@ class Lobby:
         return table
 
     async def tutorial(
-        self, game_name: str, name: str, seed: int | None = None, address: str | None = None
+        self,
+        game_name: str,
+        name: str,
+        seed: int | None = None,
+        address: str | None = None,
+        account_id: str | None = None,
     ) -> tuple[LiveTable, str]:
         """A guided first game: the learner at seat 0, who starts, against the game's friendly
         bot; its first entry marks it, so it survives a restart, and it is not listed."""
@@ -253,7 +258,7 @@ class Lobby:
         seats = [SeatSpec(), SeatSpec(bot)]
         table = await self.create(game_name, {"start_seat": 0}, seats, None, seed, address)
         table.event("tutorial", {"seat": 0, "bot": bot}, None)
-        _seat, token = await self.join(table.id, 0, name)
+        _seat, token = await self.join(table.id, 0, name, account_id)
         return table, token
 
     async def find(self, table_id: str) -> LiveTable:
@@ -311,14 +316,17 @@ class Lobby:
         over = [t for t in self.tables.values() if t.over and not is_tutorial(t)]
         return sorted(over, key=lambda t: -t.row.created)[:limit]
 
-    async def join(self, table_id: str, seat: int | None, name: str) -> tuple[int, str]:
+    async def join(
+        self, table_id: str, seat: int | None, name: str, account_id: str | None = None
+    ) -> tuple[int, str]:
+        """Seat a person; `account_id`: the signed-in player's account (else a guest)."""
         name = clean_name(name)
         for attempt in range(RACES):
             table = await self.find(table_id)
             if seat is not None and not 0 <= seat < len(table.seats):
                 raise TableError("no_seat", f"Seats are numbered 1 to {len(table.seats)}.")
-            taken, token = table.join(seat, name)
-            if await self._won(table, attempt):
+            taken, token = table.join(seat, name, account_id)
+            if await self.won(table, attempt):
                 return taken, token
         raise AssertionError("unreachable: the last race is not retried")
 
@@ -331,13 +339,13 @@ class Lobby:
                 self._end_tutorial(table, seat)
             else:
                 table.leave(seat, bot)
-            if await self._won(table, attempt):
+            if await self.won(table, attempt):
                 for connection in self.connections.get(table.id, set()):
                     if connection.seat == seat:
                         connection.seat = None
                 return
 
-    async def _won(self, table: LiveTable, attempt: int) -> bool:
+    async def won(self, table: LiveTable, attempt: int) -> bool:
         """Store a change that is not a move; False if another worker changed the table
         first (it was read anew: the caller tries again on it, up to `RACES` times)."""
         try:
@@ -357,15 +365,18 @@ class Lobby:
         if timers is not None and timers.bot is not None:
             timers.bot.cancel()
 
-    async def seat_with(self, table_id: str, token: str | None) -> tuple[LiveTable, int | None]:
-        """The table and the seat that `token` holds there (None: no seat). A seat taken
-        through another worker a moment ago is looked for in the database too."""
+    async def seat_with(
+        self, table_id: str, token: str | None, account_id: str | None = None
+    ) -> tuple[LiveTable, int | None]:
+        """The table and the seat that `token` holds there, or without a token the seat of
+        the signed-in `account_id` (None: no seat). A seat taken through another worker a
+        moment ago is looked for in the database too."""
         table = await self.find(table_id)
-        seat = table.seat_of(token)
-        if token and seat is None and self.site.shared:
+        seat = _seat_of(table, token, account_id)
+        if (token or account_id) and seat is None and self.site.shared:
             await self.news.refresh(table_id)
             table = self.get(table_id)
-            seat = table.seat_of(token)
+            seat = _seat_of(table, token, account_id)
         return table, seat
 
     async def act(self, table_id: str, seat: int | None, text: str, version: Any) -> None:
@@ -435,6 +446,12 @@ class Lobby:
 _BAD_TOKEN = "This seat token is not valid at this table; join a seat to play."
 
 
+def _seat_of(table: LiveTable, token: str | None, account_id: str | None) -> int | None:
+    if token or account_id is None:
+        return table.seat_of(token)
+    return table.seat_of_account(account_id)
+
+
 def _describe_games() -> list[dict[str, JsonValue]]:
     return [_describe_game(name) for name in game_names()]
 
@@ -453,30 +470,3 @@ def _describe_game(name: str) -> dict[str, JsonValue]:
             {"name": n, "default": d, "doc": doc} for n, d, doc in described if n != "players"
         ],
     }
-
-
-def _one_line(text: str) -> str:
-    """Only printable characters, runs of white space made one space, trimmed."""
-    return " ".join("".join(ch for ch in text if ch.isprintable()).split())
-
-
-def clean_name(name: str) -> str:
-    """A display name: printable, trimmed, 1 to 32 characters."""
-    cleaned = _one_line(name)
-    if not cleaned:
-        raise TableError("bad_name", "Please give a name of 1 to 32 characters.")
-    if len(cleaned) > MAX_NAME:
-        raise TableError("bad_name", f"A name can have at most {MAX_NAME} characters.")
-    return cleaned
-
-
-def clean_chat(text: Any) -> str:
-    """A chat line: printable, trimmed, 1 to 300 characters."""
-    if not isinstance(text, str):
-        raise TableError("bad_message", "A chat message needs its text.")
-    cleaned = _one_line(text)
-    if not cleaned:
-        raise TableError("bad_chat", "Type something to say first.")
-    if len(cleaned) > MAX_CHAT:
-        raise TableError("bad_chat", f"A chat line can have at most {MAX_CHAT} characters.")
-    return cleaned

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from spieltisch.server.accounts.seating import renamed
 from spieltisch.server.common import TableError, reason, tutorial_left
 from spieltisch.server.scheduler import Timers
 from spieltisch.server.settle import Show
@@ -68,6 +69,8 @@ class SiteNews:
             await self.lobby.keeper.add_stored(table_id)
         elif kind == "closed":
             self.lobby.keeper.forget(table_id)
+        elif kind == "renamed":  # a deleted account's name left the table
+            await renamed(self.lobby, table_id)
         elif kind == "chat":
             self.heard_chat(table_id, ChatRow(**news["line"]))
         elif kind == "clock":
@@ -205,7 +208,8 @@ def _row_json(row: _Row) -> list[Any]:
     stored = [entry.seq, entry.actor, entry.action, entry.key, entry.args]
     if seat is None:
         return [*stored, None]
-    return [*stored, [seat.seat, seat.bot, seat.name, seat.token_hash, seat.replaced]]
+    shown = [seat.seat, seat.bot, seat.name, seat.token_hash, seat.replaced, seat.account_id]
+    return [*stored, shown]
 
 
 def _row_from_json(data: list[Any]) -> _Row:

@@ -82,6 +82,11 @@ class FinishedGames:
         self._built.move_to_end(key)
         return await asyncio.shield(found)
 
+    def forget(self, table_id: str) -> None:
+        """Drop what was built of a table (its players' names changed)."""
+        for key in [key for key in self._built if key[1] == table_id]:
+            del self._built[key]
+
     def _forget_failed(self, key: tuple[str, str, int], done: asyncio.Future[Encoded]) -> None:
         """A build that failed is tried again by the next reader."""
         if (done.cancelled() or done.exception() is not None) and self._built.get(key) is done:

@@ -196,6 +196,7 @@ class SeatRow:
     name: str | None  # a person's display name, None while the seat is open
     token_hash: str | None
     replaced: bool = False  # a bot took over after the person left
+    account_id: str | None = None  # the signed-in player's account (None: a guest or a bot)
 
 
 @dataclass(frozen=True)

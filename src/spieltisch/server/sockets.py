@@ -39,12 +39,19 @@ MESSAGE_TYPES = ("action", "sync", "chat")
 
 
 async def serve_socket(
-    lobby: Lobby, websocket: WebSocket, table_id: str, token: str | None, limits: Limits
+    lobby: Lobby,
+    websocket: WebSocket,
+    table_id: str,
+    token: str | None,
+    limits: Limits,
+    account_id: str | None = None,
 ) -> None:
+    """Serve the socket of a seat (its token, or without one the seat of the signed-in
+    `account_id` at this table) or of a spectator."""
     token = _offered_token(websocket) or token
     await websocket.accept(subprotocol=accepted_subprotocol(websocket))
     try:
-        table, seat = await lobby.seat_with(table_id, token)
+        table, seat = await lobby.seat_with(table_id, token, account_id)
     except SQLAlchemyError:
         await refuse_socket(websocket, storage_down(), CLOSE_LAGGING)  # "try again later"
         return

@@ -313,7 +313,9 @@ class Store:
 def _seats(db: Connection, table_id: str) -> list[SeatRow]:
     query = select(SEATS).where(SEATS.c.table_id == table_id).order_by(SEATS.c.seat)
     rows = db.execute(query).all()
-    return [SeatRow(r.seat, r.bot, r.name, r.token_hash, bool(r.replaced)) for r in rows]
+    return [
+        SeatRow(r.seat, r.bot, r.name, r.token_hash, bool(r.replaced), r.account_id) for r in rows
+    ]
 
 
 def _entries(db: Connection, table_id: str, since: int) -> list[EntryRow]:
@@ -470,4 +472,5 @@ def _seat_values(seat: SeatRow) -> dict[str, Any]:
         "name": seat.name,
         "token_hash": seat.token_hash,
         "replaced": seat.replaced,
+        "account_id": seat.account_id,
     }

@@ -176,6 +176,11 @@ class LiveTable:
                 return seat.seat
         return None
 
+    def seat_of_account(self, account_id: str) -> int | None:
+        """The seat a signed-in player's account holds here (not one given up to a bot)."""
+        mine = (s.seat for s in self.seats if s.account_id == account_id and s.bot is None)
+        return next(mine, None)
+
     # --- changes (queued in `unsaved` for the lobby to store before it tells anybody) -------
     def _append(self, entry: EntryRow, seat: SeatRow | None = None) -> None:
         self.unsaved.append((entry, seat))
@@ -334,18 +339,23 @@ class LiveTable:
         self.chat_count = line.n + 1
         return True
 
-    def join(self, seat: int | None, name: str) -> tuple[int, str]:
+    def join(self, seat: int | None, name: str, account_id: str | None = None) -> tuple[int, str]:
+        """Seat a person (`account_id`: a signed-in player's account, else a guest)."""
         self._check_not_over()
         open_seats = [s.seat for s in self.seats if s.bot is None and s.name is None]
         if not open_seats:
             raise TableError("table_full", "Every seat at this table is taken; watch instead.")
+        if account_id is not None and self.seat_of_account(account_id) is not None:
+            raise TableError("already_seated", "You already have a seat at this table.")
         if seat is None:
             seat = open_seats[0]
         if seat not in open_seats:
             free = ", ".join(str(s + 1) for s in open_seats)
             raise TableError("seat_taken", f"Seat {seat + 1} is not free; free seats: {free}.")
         token = new_token()
-        taken = replace(self.seats[seat], name=name, token_hash=hash_token(token))
+        taken = replace(
+            self.seats[seat], name=name, token_hash=hash_token(token), account_id=account_id
+        )
         self.event("joined", {"seat": seat, "name": name}, taken)
         self.run_chance()
         return seat, token
@@ -356,7 +366,7 @@ class LiveTable:
         self._check_not_over()
         current = self.seats[seat]
         if not self.started:
-            freed = replace(current, name=None, token_hash=None)
+            freed = replace(current, name=None, token_hash=None, account_id=None)
             self.event("left", {"seat": seat, "name": current.name}, freed)
             return
         spec = bot or stand_in_bot(self.game)
@@ -426,6 +436,7 @@ class LiveTable:
                     "bot": s.bot,
                     "open": s.bot is None and s.name is None,
                     "replaced": s.replaced,
+                    "account": s.account_id is not None,  # a signed-in player, not a guest
                 }
                 for s in self.seats
             ],

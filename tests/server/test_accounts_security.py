@@ -1,0 +1,180 @@
+"""Accounts against an attacker: requests and sockets from another site's page, guessing
+passwords (throttled per name and per address, across workers), passwords in logs or
+answers, sessions of a deleted account, and a cookie taken to another site."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, select
+from starlette.websockets import WebSocketDisconnect
+
+from spieltisch.server.accounts.sessions import AccountSettings
+from spieltisch.server.clock import ManualClock
+from spieltisch.server.schema import ACCOUNTS, SESSIONS
+from tests.server.accounts import COOKIE, PASSWORD, SITE, app_client, sign_in, sign_up
+from tests.server.database import db_url
+from tests.server.helpers import TestClient, make_table
+from tests.server.sites import shared_db
+
+FOREIGN = "http://evil.example"
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with app_client(tmp_path) as test_client:
+        yield test_client
+
+
+def account(client: TestClient) -> Any:
+    return client.get("/api/session").json()["account"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("post", "/api/account/signout", None),
+        ("post", "/api/account/password", {"old": PASSWORD, "new": "taken over!"}),
+        ("post", "/api/account/delete", {"password": PASSWORD}),
+        ("put", "/api/account/settings", {"language": "nl"}),
+        ("post", "/api/tables", {"game": "pickomino", "seats": [{}, {}]}),
+        ("post", "/api/account/signin", {"name": "Ada", "password": PASSWORD}),
+    ],
+)
+@pytest.mark.parametrize("where", [{"origin": FOREIGN}, {"referer": FOREIGN + "/page"}, {}])
+def test_a_foreign_page_cannot_act_with_the_cookie(
+    client: TestClient, method: str, path: str, body: Any, where: dict[str, str]
+) -> None:
+    sign_up(client)
+    del client.headers["origin"]
+    response = client.request(method, path, json=body, headers=where)
+    assert response.status_code == 403 and response.json()["error"] == "foreign_origin"
+    client.headers["origin"] = SITE
+    assert account(client) == {"name": "Ada", "settings": {}}  # nothing changed
+    assert client.get("/api/tables").json() == []
+
+
+def test_the_sites_own_page_may_act_by_origin_referer_or_a_named_origin(tmp_path: Path) -> None:
+    proxy = "https://games.example"
+    with app_client(tmp_path, settings=AccountSettings(origins=(proxy,))) as client:
+        sign_up(client)
+        del client.headers["origin"]
+        for where in ({"referer": SITE + "/#/lobby"}, {"origin": proxy + "/"}):
+            response = client.put("/api/account/settings", json={"language": "it"}, headers=where)
+            assert response.status_code == 200, (where, response.text)
+        client.cookies.clear()  # without the cookie nothing is the account's: no check
+        assert client.post("/api/account/signout", headers={"origin": FOREIGN}).status_code == 204
+
+
+def test_a_foreign_page_gets_no_socket_with_the_cookie(client: TestClient) -> None:
+    sign_up(client)
+    table = make_table(client, [None, "greedy"])
+    client.post(f"/api/tables/{table['id']}/join", json={"name": "x"})
+    url = f"/api/tables/{table['id']}/ws"
+    with client.websocket_connect(url, headers={"origin": FOREIGN}) as ws:
+        refusal = ws.receive_json()
+        assert refusal["code"] == "foreign_origin"
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+    with client.websocket_connect(url, headers={"origin": SITE}) as ws:
+        assert ws.receive_json()["you"] == 0
+
+
+def test_twenty_wrong_passwords_are_throttled(tmp_path: Path) -> None:
+    clock = ManualClock()
+    with app_client(tmp_path, clock) as client:
+        sign_up(client)
+        client.cookies.clear()
+        answers = [sign_in(client, password=f"wrong guess {n}") for n in range(20)]
+        codes = [a.json()["error"] for a in answers]
+        assert codes[:10] == ["bad_sign_in"] * 10
+        assert codes[10:] == ["too_many_sign_ins"] * 10
+        throttled = answers[-1]
+        assert throttled.status_code == 429
+        assert 0 < throttled.json()["retry_after"] <= 15 * 60
+        assert f"{throttled.json()['retry_after']} s" in throttled.json()["message"]
+        assert sign_in(client).status_code == 429  # the right password waits too
+        clock.advance(throttled.json()["retry_after"] + 1)
+        assert sign_in(client).status_code == 200
+
+
+def test_one_address_guessing_many_names_is_throttled(tmp_path: Path) -> None:
+    settings = AccountSettings(failures_per_name=100, failures_per_address=5)
+    with app_client(tmp_path, settings=settings) as client:
+        codes = [sign_in(client, f"name{n}").json()["error"] for n in range(7)]
+        assert codes == ["bad_sign_in"] * 5 + ["too_many_sign_ins"] * 2
+
+
+def test_neither_password_nor_hash_is_logged_or_answered(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    new = "a fresh pass phrase"
+    answers: list[str] = []
+    with app_client(tmp_path) as client:
+        for response in (
+            client.post("/api/account/signup", json={"name": "Ada", "password": PASSWORD}),
+            sign_in(client, password="wrong guess"),
+            sign_in(client),
+            client.get("/api/session"),
+            client.get("/api/account/data"),
+            client.post("/api/account/password", json={"old": PASSWORD, "new": new}),
+            client.put("/api/account/settings", json={"language": "en"}),
+            client.post("/api/account/signup", json={"name": "Ada", "password": new}),
+        ):
+            answers.append(response.text + str(response.headers))
+    engine = create_engine(db_url(tmp_path))
+    with engine.connect() as db:
+        (stored,) = db.execute(select(ACCOUNTS.c.password_hash)).scalars().all()
+        session_hashes = db.execute(select(SESSIONS.c.id_hash)).scalars().all()
+    engine.dispose()
+    assert stored.startswith("$argon2id$")
+    assert client.cookies[COOKIE] not in session_hashes  # only the secret's digest is kept
+    said = "\n".join(answers) + "\n".join(r.getMessage() for r in caplog.records)
+    for secret in (PASSWORD, new, stored, stored.rsplit("$", 1)[-1]):
+        assert secret not in said
+
+
+def test_a_deleted_accounts_sessions_end_at_once(tmp_path: Path) -> None:
+    with app_client(tmp_path) as phone, app_client(tmp_path) as laptop:
+        sign_up(phone)
+        assert sign_in(laptop).status_code == 200
+        assert phone.post("/api/account/delete", json={"password": PASSWORD}).status_code == 204
+        assert account(laptop) is None
+        assert laptop.get("/api/account/tables").status_code == 401
+
+
+def test_a_cookie_of_one_site_is_nothing_at_another(tmp_path: Path) -> None:
+    with app_client(tmp_path, name="one") as one, app_client(tmp_path, name="two") as two:
+        sign_up(one)
+        sign_up(two, "Bea")
+        two.cookies.set(COOKIE, one.cookies[COOKIE])
+        assert account(two) is None
+        assert two.get("/api/account/tables").status_code == 401
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+def test_wrong_passwords_are_counted_across_workers(tmp_path: Path) -> None:
+    """Two workers of one database: guesses spread over both are counted together."""
+    url = shared_db(tmp_path)
+    clock = ManualClock()
+    from spieltisch.server import create_app
+    from tests.server.helpers import threads
+
+    def worker() -> TestClient:
+        app = create_app(url, bot_delay=0.0, executor=threads(), clock=clock)
+        return TestClient(app, headers={"origin": SITE})
+
+    with worker() as a, worker() as b:
+        sign_up(a)
+        a.cookies.clear()
+        codes = [
+            sign_in(a if n % 2 else b, password=f"wrong {n}").json()["error"] for n in range(20)
+        ]
+        assert codes == ["bad_sign_in"] * 10 + ["too_many_sign_ins"] * 10
+        assert sign_in(b).status_code == 429 and sign_in(a).status_code == 429
