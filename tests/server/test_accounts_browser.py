@@ -180,7 +180,7 @@ def test_the_forms_say_why_they_refuse(browser: Browser, server: LiveServer) -> 
     page.wait_for_selector("#signin-link")
 
     send_form(page, "#signup-link", taken.upper(), PASSWORD)
-    assert form_error(page).startswith("This name, or one that looks just like it, belongs")
+    assert form_error(page).startswith("This name belongs to a player with an account")
     assert page.get_attribute("#acct-name", "aria-invalid") == "true"
     assert page.evaluate("document.activeElement.id") == "acct-name"
     page.fill("#acct-name", "-dash-")

@@ -58,13 +58,14 @@ test("each refusal of an account form reads as its own sentence", () => {
   assert.equal(accountErrorText(new ApiError("name_taken", "Taken.")), t("err.name_taken"));
   assert.equal(accountErrorText(new ApiError("something_new", "What the server said.")), "What the server said.");
   setLanguage("it");
-  assert.equal(accountErrorText(new ApiError("bad_sign_in", "Wrong.")), "Il nome utente o la password sono sbagliati.");
+  assert.equal(accountErrorText(new ApiError("bad_sign_in", "Wrong.")), ALL_STRINGS.it["err.bad_sign_in"]);
 });
 
 test("a refusal marks the field it is about, and a failed sign-in marks neither", () => {
   assert.equal(fieldOf("bad_name"), "name");
   assert.equal(fieldOf("name_taken"), "name");
   assert.equal(fieldOf("weak_password"), "password");
+  assert.equal(fieldOf("wrong_password"), "current");
   assert.equal(fieldOf("bad_sign_in"), null);
   assert.equal(fieldOf(undefined), null);
 });

@@ -247,7 +247,7 @@ export function accountPage(app, page) {
       newPassword.value = "";
       page.notify(t("acct.password_changed"));
     } catch (refused) {
-      passwordError.show(refused, { password: newPassword });
+      passwordError.show(refused, { current: oldPassword, password: newPassword });
     }
   }
 
@@ -272,7 +272,7 @@ export function accountPage(app, page) {
       location.hash = "#/";
     } catch (refused) {
       deletePassword.value = "";
-      deleteError.show(refused, { password: deletePassword });
+      deleteError.show(refused, { current: deletePassword });
     }
   }
 

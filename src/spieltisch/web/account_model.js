@@ -44,14 +44,16 @@ export function accountErrorText(error) {
   return error.message || String(error);
 }
 
-/** @type {{ [code: string]: "name" | "password" }} */
-const FIELD_OF_CODE = { bad_name: "name", name_taken: "name", weak_password: "password" };
+/** @typedef {"name" | "password" | "current"} Field the user name, a new password, the password one has */
+
+/** @type {{ [code: string]: Field }} */
+const FIELD_OF_CODE = { bad_name: "name", name_taken: "name", weak_password: "password", wrong_password: "current" };
 
 /**
- * The field a refusal is about ("name" or "password"), or null when it is about neither alone:
- * a failed sign-in does not tell whether the name or the password was wrong.
+ * The field a refusal is about, or null when it is about none alone: a failed sign-in does not
+ * tell whether the name or the password was wrong.
  * @param {string | undefined} code
- * @returns {"name" | "password" | null}
+ * @returns {Field | null}
  */
 export function fieldOf(code) {
   return (code && FIELD_OF_CODE[code]) || null;
