@@ -9,6 +9,7 @@ Screenshots are kept in artifacts/browser/ for people to look at.
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,7 @@ pytestmark = [*BROWSER_TESTS, pytest.mark.live_server(bot_delay=0.02)]
 
 COOKIE = "spieltisch_session"
 PASSWORD = "seven little worms"
+NEW_PASSWORD = "eight hungry worms"
 MAX_WRONG_PASSWORDS = 60
 """Wrong passwords sent before the server must have begun to throttle (it does after far fewer)."""
 NAMES = itertools.count(1)
@@ -252,7 +254,7 @@ def test_the_account_pages_by_keyboard(browser: Browser, server: LiveServer) -> 
     page.context.close()
 
 
-def test_the_account_page_keeps_the_language_and_deletes_the_account(
+def test_the_account_page_changes_the_password_and_the_language_and_deletes_the_account(
     browser: Browser, server: LiveServer
 ) -> None:
     name = player_name()
@@ -260,16 +262,34 @@ def test_the_account_page_keeps_the_language_and_deletes_the_account(
     sign_up(page, name)
     cookie = session_cookie(page)
     page.click("#account-link")
+    page.fill("#old-password", PASSWORD)
+    page.fill("#new-password", NEW_PASSWORD)
+    page.click("#password-submit")
+    page.wait_for_selector("#notice:has-text('The password is changed')")
+    assert page.input_value("#new-password") == ""
+    answer = httpx.post(
+        server.url + "api/account/signin", json={"name": name, "password": NEW_PASSWORD}
+    )
+    assert answer.status_code == 200
+
     page.select_option("#account-language", "it")
     page.click("#language-save")
     page.wait_for_selector("html[lang='it']")
     assert page.inner_text("#account-link") == name
+    assert page.inner_text("#sign-out") == "Esci"
     assert account_of(server, cookie)["settings"]["language"] == "it"
-    page.fill("#delete-password", "not the password")
+
+    with page.expect_download() as download:
+        page.click("#download-data")
+    data = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert name in json.dumps(data, ensure_ascii=False)
+
+    page.fill("#delete-password", PASSWORD)  # the old one
     page.click("#delete-submit")
     page.wait_for_selector("#delete-error:not(:empty)")
+    assert page.get_attribute("#delete-password", "aria-invalid") == "true"
     assert account_of(server, cookie)["name"] == name
-    page.fill("#delete-password", PASSWORD)
+    page.fill("#delete-password", NEW_PASSWORD)
     page.click("#delete-submit")
     page.wait_for_selector("#signin-link")
     assert account_of(server, cookie) is None
