@@ -306,8 +306,9 @@ def severe(page: Page) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_account_pages_are_axe_clean(browser: Browser, server: LiveServer, size: str) -> None:
-    """The sign-up page with a refusal shown, the sign-in page, the account page and the lobby
-    with My tables: no serious or critical violation."""
+    """The sign-up page with a refusal shown, the sign-in page, a table with the mark of a
+    signed-in player, the lobby with My tables and the account page: no serious or critical
+    violation."""
     page = fresh_page(browser, server, phone=size == "phone")
     send_form(page, "#signup-link", "-x-", PASSWORD)
     form_error(page)
@@ -317,6 +318,8 @@ def test_the_account_pages_are_axe_clean(browser: Browser, server: LiveServer, s
     assert severe(page) == []
     sign_up(page, player_name())
     make_bot_table(page)
+    page.wait_for_selector(".seat.mine .account-mark")
+    assert severe(page) == []
     page.click("a.brand")
     page.wait_for_selector("#my-tables li")
     assert severe(page) == []
