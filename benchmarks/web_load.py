@@ -18,6 +18,10 @@ process of its own) while each table's two players connect from an address of th
 spectators (10 by default) each ask a waiting table of their own for its state every 0.2 s
 and report that round trip.
 
+Signed-in players: --accounts makes every player an account (`account_load.py`): they sign
+up, sign in (timed: sign-ins per second, p50 / p99), join with the session cookie and play
+through sockets that carry the cookie and no token.
+
 Several workers of one site: --workers N serves with N worker processes (and --broker, Redis
 at 127.0.0.1:6379 unless given), --db URL on another database (a PostgreSQL URL gets a fresh
 schema of its own, dropped afterwards). The two seats of a table may then sit on different
@@ -57,6 +61,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus, WebSocketException
 from websockets.typing import Subprotocol
 
+from account_load import SignIns, no_cookies, sign_in_all, signed_in_headers
+
 HOST = "127.0.0.1"
 MAX_TABLES = 1000
 OPENING = 20  # tables opened at once before the run
@@ -85,6 +91,7 @@ class Totals:
     storm_cycles: int = 0
     storm_refused: int = 0
     storm_failed: int = 0
+    sign_ins: SignIns = field(default_factory=SignIns)
 
 
 def free_port() -> int:
@@ -135,14 +142,16 @@ def fresh_database(url: str | None) -> Iterator[str | None]:
 
 
 async def open_table(
-    client: httpx.AsyncClient, game: str, seated: bool = True
+    client: httpx.AsyncClient, game: str, seated: bool = True, players: Sequence[Any] = ({}, {})
 ) -> tuple[str, list[str]]:
-    """A table of two people, seated (else it waits for them, as the sync probes' do)."""
+    """A table of two people, seated (else it waits for them, as the sync probes' do);
+    `players` are the headers each joins with (a signed-in player's cookie)."""
     body = {"game": game, "seats": [{"bot": None}, {"bot": None}]}
     table = (await client.post("/api/tables", json=body)).json()
     tokens = []
-    for name in ("A", "B") if seated else ():
-        joined = await client.post(f"/api/tables/{table['id']}/join", json={"name": name})
+    for name, headers in zip(("A", "B") if seated else (), players, strict=False):
+        path = f"/api/tables/{table['id']}/join"
+        joined = await client.post(path, json={"name": name}, headers=headers)
         tokens.append(joined.json()["token"])
     return table["id"], tokens
 
@@ -205,6 +214,7 @@ async def play_table(
     tokens: list[str],
     args: argparse.Namespace,
     totals: Totals,
+    secrets: Sequence[str] = (),
 ) -> None:
     """Table `number`'s two players play it (seeded choices) from an address of their own."""
     seed = args.seed + 2 * number
@@ -212,8 +222,19 @@ async def play_table(
     end = time.monotonic() + args.seconds
     budget = [args.actions]
     source = (player_address(number), 0)
-    first_socket = connect(url, subprotocols=seat_protocols(tokens[0]), local_addr=source)
-    second_socket = connect(url, subprotocols=seat_protocols(tokens[1]), local_addr=source)
+    if secrets:  # signed-in players: the cookie, no token, finds each one's seat
+        first_socket, second_socket = (
+            connect(
+                url,
+                subprotocols=[Subprotocol("spieltisch")],
+                additional_headers=signed_in_headers(base, secret),
+                local_addr=source,
+            )
+            for secret in secrets
+        )
+    else:
+        first_socket = connect(url, subprotocols=seat_protocols(tokens[0]), local_addr=source)
+        second_socket = connect(url, subprotocols=seat_protocols(tokens[1]), local_addr=source)
     async with first_socket as first, second_socket as second:
         await asyncio.gather(
             seat_client(first, random.Random(seed), totals, budget, end, args.think),
@@ -226,15 +247,24 @@ async def run(args: argparse.Namespace, base: str) -> tuple[Totals, float]:
     totals = Totals()
     limits = httpx.Limits(max_connections=20)
     transport = httpx.AsyncHTTPTransport(local_address=PLAYERS_FROM, limits=limits)
-    async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as client:
+    jar = no_cookies()  # each signed-in player's request names its own cookie
+    async with httpx.AsyncClient(
+        base_url=base, transport=transport, timeout=30, cookies=jar
+    ) as client:
         replayed = await finished_riffraff(client) if args.replay_readers else None
         accompanied = args.replay_readers or args.reconnect_storm
         probes = args.sync_probes if args.sync_probes is not None else 10 * bool(accompanied)
         idle = [(await open_table(client, args.game, seated=False))[0] for _ in range(probes)]
+        secrets: list[list[str]] = []
+        if args.accounts:
+            secrets = await sign_in_all(client, base, args.tables, totals.sign_ins)
+        players = [[signed_in_headers(base, s) for s in pair] for pair in secrets]
         tables: list[tuple[str, list[str]]] = []
         while len(tables) < args.tables:
-            batch = min(OPENING, args.tables - len(tables))
-            tables += await asyncio.gather(*(open_table(client, args.game) for _ in range(batch)))
+            batch = range(len(tables), min(len(tables) + OPENING, args.tables))
+            tables += await asyncio.gather(
+                *(open_table(client, args.game, True, *players[n : n + 1]) for n in batch)
+            )
         careful = {"game": "riffraff", "seats": [{"bot": "careful"}, {"bot": "careful"}]}
         for _ in range(args.riffraff_careful):
             (await client.post("/api/tables", json=careful)).raise_for_status()
@@ -247,7 +277,7 @@ async def run(args: argparse.Namespace, base: str) -> tuple[Totals, float]:
         started = time.perf_counter()
         playing = asyncio.gather(
             *(
-                play_table(base, n, table_id, tokens, args, totals)
+                play_table(base, n, table_id, tokens, args, totals, *secrets[n : n + 1])
                 for n, (table_id, tokens) in enumerate(tables)
             )
         )
@@ -374,6 +404,10 @@ COMPANY_FIGURES = (
     "storm_failed",
     "sync_p50_ms",
     "sync_p99_ms",
+    "sign_ins",
+    "sign_ins_per_second",
+    "sign_in_p50_ms",
+    "sign_in_p99_ms",
 )
 
 
@@ -442,6 +476,11 @@ def main() -> int:
     parser.add_argument(
         "--port", type=int, help="load a server already running on this loopback port instead"
     )
+    parser.add_argument(
+        "--accounts",
+        action="store_true",
+        help="every player an account: timed sign-ins, seats and sockets by session cookie",
+    )
     parser.add_argument("--workers", type=int, default=1, help="worker processes of the server")
     parser.add_argument("--db", metavar="URL", help="the server's database (default: SQLite)")
     parser.add_argument(
@@ -485,6 +524,7 @@ def main() -> int:
         "errors": totals.errors,
         "error_codes": totals.error_codes,
         **company_figures(args, totals, seconds),
+        **(totals.sign_ins.figures() if args.accounts else {}),
     }
     if args.json:
         print(json.dumps(figures))

@@ -13,7 +13,7 @@ from sqlalchemy import create_engine, select
 
 from spieltisch.server.accounts.store import FORMER_PLAYER
 from spieltisch.server.clock import ManualClock
-from spieltisch.server.schema import ACCOUNTS, CHAT, SEATS
+from spieltisch.server.schema import ACCOUNTS, CHAT, SEATS, SESSIONS
 from tests.server.accounts import COOKIE, PASSWORD, app_client, sign_in, sign_up
 from tests.server.database import db_url
 from tests.server.helpers import TestClient, join, make_table, receive_state
@@ -324,3 +324,47 @@ def test_sessions_expire_after_the_idle_time(tmp_path: Path) -> None:
         clock.advance(30 * 24 * 3600.0 + 1)
         assert session(client) is None
         assert COOKIE not in client.cookies  # the answer cleared the cookie
+
+
+def test_a_session_is_marked_used_only_now_and_then(tmp_path: Path) -> None:
+    clock = ManualClock()
+    with app_client(tmp_path, clock) as client:
+        sign_up(client)
+        engine = create_engine(db_url(tmp_path))
+
+        def last_used() -> float:
+            with engine.connect() as db:
+                return float(db.execute(select(SESSIONS.c.last_used)).scalar_one())
+
+        made = last_used()
+        clock.advance(600)
+        assert session(client)["name"] == "Ada"
+        assert last_used() == made  # within the refresh interval: no write
+        clock.advance(3600)
+        assert session(client)["name"] == "Ada"
+        assert last_used() == made + 4200
+        engine.dispose()
+
+
+def test_a_name_without_an_account_costs_a_dummy_hash(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from spieltisch.server.accounts import service
+
+    checked: list[str] = []
+    real_nobody, real_verify = service.verify_nobody, service.verify_password
+
+    def nobody(password: str) -> Any:
+        checked.append("dummy")
+        return real_nobody(password)
+
+    def verify(stored: str, password: str) -> Any:
+        checked.append("account")
+        return real_verify(stored, password)
+
+    monkeypatch.setattr(service, "verify_nobody", nobody)
+    monkeypatch.setattr(service, "verify_password", verify)
+    sign_up(client)
+    assert sign_in(client, "Nobody", PASSWORD).status_code == 401
+    assert sign_in(client, "Ada", "a wrong guess").status_code == 401
+    assert checked == ["dummy", "account"]

@@ -125,6 +125,8 @@ FINISHED_SHOWN = 20
 """How many finished games the lobby lists."""
 GZIP_FROM = 1024
 """Responses from this many bytes on are sent compressed to browsers that accept it."""
+CLOSE_FOREIGN = 4403
+"""The close code of a socket that carries the session cookie from another site's page."""
 _STATUS = {
     "no_table": 404,
     "bad_token": 403,
@@ -422,20 +424,26 @@ def _add_routes(
             await refuse_socket(websocket, error, CLOSE_LAGGING)  # "try again later"
             return
         try:
-            check_origin(websocket, accounts.settings.origins)  # no cookie from other sites
-            account = await accounts.current(websocket)
-        except TableError as error:
-            await websocket.accept(subprotocol=accepted_subprotocol(websocket))
-            await refuse_socket(websocket, error, 4403)
-            sockets.release(address)
-            return
-        except SQLAlchemyError:
-            account = None  # the account is not known now: a token or a spectator
-        try:
-            account_id = None if account is None else account.id
+            try:
+                account_id = await _socket_account(accounts, websocket)
+            except TableError as error:  # the cookie, from another site's page
+                await websocket.accept(subprotocol=accepted_subprotocol(websocket))
+                await refuse_socket(websocket, error, CLOSE_FOREIGN)
+                return
             await serve_socket(lobby, websocket, table_id, token, limits, account_id)
         finally:
             sockets.release(address)
+
+
+async def _socket_account(accounts: Accounts, websocket: WebSocket) -> str | None:
+    """The signed-in account whose cookie a socket carries (refused from another site's
+    page), or None."""
+    check_origin(websocket, accounts.settings.origins)
+    try:
+        account = await accounts.current(websocket)
+    except SQLAlchemyError:
+        return None  # not known now: the socket is a token's or a spectator's
+    return None if account is None else account.id
 
 
 def _refusal(error: TableError) -> JSONResponse:

@@ -72,8 +72,11 @@ def account_router(accounts: Accounts, route_class: type[APIRoute]) -> APIRouter
     async def session(request: Request) -> Response:
         account = await accounts.current(request)
         answer = JSONResponse({"account": None if account is None else account_json(account)})
-        if account is None and cookie_secret(request) is not None:
+        secret = cookie_secret(request)
+        if account is None and secret is not None:
             clear_cookie(answer, request)  # expired or ended elsewhere
+        elif secret is not None:
+            set_cookie(answer, request, secret, idle)  # the browser keeps it as long again
         return answer
 
     async def signed_in(request: Request, account: Any, body: Credentials, status: int) -> Response:

@@ -61,6 +61,8 @@ async def new_seat_token(lobby: Lobby, table_id: str, account_id: str) -> tuple[
 async def give_up(lobby: Lobby, table_id: str, account_id: str) -> None:
     """The account leaves its seat at an unfinished table, as `leave` does: freed before the
     start, played on by a bot after it."""
+    if table_id in lobby.stored_away:
+        return  # a finished game that left memory: nothing to give up
     for attempt in range(RACES):
         try:
             table, seat = await lobby.seat_with(table_id, None, account_id)
