@@ -144,6 +144,25 @@ def test_a_player_comes_back_in_a_fresh_browser_and_takes_the_seat_back(
     second.context.close()
 
 
+def test_signing_in_at_a_table_leads_back_to_it_seated(
+    browser: Browser, server: LiveServer
+) -> None:
+    name = player_name()
+    first = fresh_page(browser, server)
+    sign_up(first, name)
+    table = make_bot_table(first)
+    first.context.close()
+
+    second = fresh_page(browser, server)
+    second.goto(server.url + f"#/t/{table}")
+    second.wait_for_selector("#status:has-text('watching')")
+    assert second.query_selector(".seat.mine") is None
+    sign_in(second, name)
+    second.wait_for_selector(".seat.mine")  # the socket found the seat by the session cookie
+    assert second.url.endswith(f"#/t/{table}")
+    second.context.close()
+
+
 def test_a_guest_who_signs_up_keeps_the_seats_of_this_browser(
     browser: Browser, server: LiveServer
 ) -> None:

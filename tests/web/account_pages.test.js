@@ -5,7 +5,7 @@ import { afterEach, beforeEach, test } from "node:test";
 
 import { freshPage } from "./page.js";
 import { keepToken, tokenFor } from "../../src/spieltisch/web/api.js";
-import { accountMark, accountNav, currentAccount, loadSession, myTablesPanel, signInPage } from "../../src/spieltisch/web/account.js";
+import { accountMark, accountNav, currentAccount, loadSession, myTablesPanel, noteRoute, signInPage } from "../../src/spieltisch/web/account.js";
 import { setLanguage } from "../../src/spieltisch/web/i18n.js";
 
 /** @typedef {{ path: string, method: string, body: any }} Sent */
@@ -85,6 +85,20 @@ test("signing up sends the seats this browser holds and signs in", async () => {
   assert.equal(currentAccount()?.name, "Ada");
   assert.equal(location.hash, "#/");
   assert.deepEqual(sent.find((s) => s.path === "/api/account/settings")?.body, { language: "en" }, "the language goes along");
+});
+
+test("signing in from a live table leads back to it; from anywhere else to the lobby", async () => {
+  answers["/api/account/signin"] = [200, { account: ADA }];
+  for (const [from, to] of [["#/t/abc", "#/t/abc"], ["#/r/abc", "#/"], ["#/v/abc", "#/"], ["", "#/"]]) {
+    noteRoute(from);
+    noteRoute("#/signin");
+    document.body.replaceChildren();
+    signInPage(document.body, "signin", page);
+    input("#acct-name").value = "Ada";
+    input("#acct-password").value = "seven little worms";
+    await submit();
+    assert.equal(location.hash, to, from);
+  }
 });
 
 test("a refused sign-up says why and marks the field it is about", async () => {

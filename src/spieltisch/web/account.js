@@ -14,6 +14,7 @@ import { accountErrorText, fieldOf, sortMyTables, turnText } from "./account_mod
 
 /** @type {Account | null} */
 let account = null;
+let cameFrom = "#/"; // where a sign-in leads: back to the live table it began at, else the lobby
 const nav = h("nav", { id: "account-nav", class: "account-nav" });
 
 /** The signed-in account, or null for a guest. */
@@ -55,6 +56,15 @@ export async function saveLanguage(code) {
   if (!account) return;
   const saved = await api("/api/account/settings", { language: code }, "PUT");
   account = saved.account || { ...account, settings: { ...account.settings, language: code } };
+}
+
+/**
+ * Note the page shown now, so that signing in from a live table leads back to it.
+ * @param {string} hash
+ */
+export function noteRoute(hash) {
+  if (/^#\/t\/[^/]+$/.test(hash)) cameFrom = hash;
+  else if (!/^#\/(signin|signup|account)$/.test(hash)) cameFrom = "#/";
 }
 
 // --- the header --------------------------------------------------------------------------------
@@ -187,7 +197,7 @@ export function signInPage(app, mode, page) {
       if (kept && kept !== language()) page.useLanguage(kept);
       else if (!kept) saveLanguage(language()).catch(() => null); // the language used so far goes along
       page.notify(t(signup ? "acct.signed_up" : "acct.signed_in", { name: found.account.name }));
-      location.hash = "#/";
+      location.hash = cameFrom;
     } catch (refused) {
       if (!signup) password.value = "";
       error.show(refused, { name, password });

@@ -8,7 +8,7 @@
 
 import { api, ApiError, keepName, keepToken, savedName, socketProtocols, tokenFor } from "./api.js";
 import { accountLanguage, accountMark, accountNav, accountPage, currentAccount, drawNav, loadMyTables, loadSession,
-  myTablesPanel, saveLanguage, signInPage } from "./account.js";
+  myTablesPanel, noteRoute, saveLanguage, signInPage } from "./account.js";
 import { clear, h, keepingPlace, replaceChildren } from "./dom.js";
 import { botLabel, byStrength, detectLanguage, has, language, LANGUAGES, optionDoc, sentence, setLanguage, t } from "./i18n.js";
 import { gameView } from "./games/index.js";
@@ -752,6 +752,7 @@ function openReview(tableId) {
 function route() {
   if (page) page.stop();
   clear(app);
+  noteRoute(location.hash);
   const [, kind, id] = location.hash.split("/");
   if (kind === "t" && id) page = tablePage(decodeURIComponent(id));
   else if (kind === "r" && id) page = replayPage(decodeURIComponent(id));
