@@ -160,6 +160,11 @@ def test_signing_in_at_a_table_leads_back_to_it_seated(
     sign_in(second, name)
     second.wait_for_selector(".seat.mine")  # the socket found the seat by the session cookie
     assert second.url.endswith(f"#/t/{table}")
+    second.on("dialog", lambda dialog: dialog.accept())
+    second.click("#leave")  # this browser holds no token of the seat: the session gets one
+    second.wait_for_selector("#make-table")
+    seats = httpx.get(server.url + f"api/tables/{table}").json()["seats"]
+    assert [seat["replaced"] for seat in seats] == [True, False]
     second.context.close()
 
 

@@ -449,15 +449,20 @@ function tablePage(tableId, guided = false) {
   }
 
   async function leave() {
-    const token = tokenFor(tableId);
-    if (!token || (last && last.table.status === "playing" && !confirm(t("table.leave_confirm")))) return;
+    if (last && last.table.status === "playing" && !confirm(t("table.leave_confirm"))) return;
     try {
-      await api(`/api/tables/${tableId}/leave`, { token });
+      await api(`/api/tables/${tableId}/leave`, { token: await seatToken() });
     } catch (error) {
       notify(errorText(error));
     }
     keepToken(tableId, null);
     location.hash = "#/";
+  }
+
+  // This browser's token of the seat, or for a seat the session found, a fresh one.
+  async function seatToken() {
+    const token = tokenFor(tableId);
+    return token || !currentAccount() ? token : (await api(`/api/tables/${tableId}/seat`, {})).token;
   }
 
   // Leaving a guided game needs no confirmation: it stops where it is.
