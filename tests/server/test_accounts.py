@@ -349,10 +349,10 @@ def test_a_session_is_marked_used_only_now_and_then(tmp_path: Path) -> None:
 def test_a_name_without_an_account_costs_a_dummy_hash(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from spieltisch.server.accounts import service
+    from spieltisch.server.accounts import passwords, service
 
     checked: list[str] = []
-    real_nobody, real_verify = service.verify_nobody, service.verify_password
+    real_nobody, real_verify = passwords.verify_nobody, passwords.verify_password
 
     def nobody(password: str) -> Any:
         checked.append("dummy")
