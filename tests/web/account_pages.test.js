@@ -101,6 +101,18 @@ test("signing in from a live table leads back to it; from anywhere else to the l
   }
 });
 
+test("signing in switches the page to the account's language", async () => {
+  /** @type {string[]} */
+  const switched = [];
+  answers["/api/account/signin"] = [200, { account: { name: "Ada", settings: { language: "de" } } }];
+  signInPage(document.body, "signin", { ...page, useLanguage: (code) => switched.push(code) });
+  input("#acct-name").value = "Ada";
+  input("#acct-password").value = "seven little worms";
+  await submit();
+  assert.deepEqual(switched, ["de"]);
+  assert.equal(sent.find((s) => s.path === "/api/account/settings"), undefined, "the account's language stays");
+});
+
 test("a refused sign-up says why and marks the field it is about", async () => {
   answers["/api/account/signup"] = [409, { error: "name_taken", message: "Taken." }];
   signInPage(document.body, "signup", page);
