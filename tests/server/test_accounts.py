@@ -368,3 +368,13 @@ def test_a_name_without_an_account_costs_a_dummy_hash(
     assert sign_in(client, "Nobody", PASSWORD).status_code == 401
     assert sign_in(client, "Ada", "a wrong guess").status_code == 401
     assert checked == ["dummy", "account"]
+
+
+def test_a_guided_game_left_is_not_among_my_tables(client: TestClient) -> None:
+    sign_up(client)
+    joined = client.post("/api/tutorials", json={"game": "pickomino", "name": "x"}).json()
+    table_id = joined["table"]["id"]
+    assert [t["table"] for t in client.get("/api/account/tables").json()] == [table_id]
+    left = client.post(f"/api/tables/{table_id}/leave", json={"token": joined["token"]})
+    assert left.status_code == 200
+    assert client.get("/api/account/tables").json() == []

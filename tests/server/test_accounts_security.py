@@ -178,3 +178,13 @@ def test_wrong_passwords_are_counted_across_workers(tmp_path: Path) -> None:
         ]
         assert codes == ["bad_sign_in"] * 10 + ["too_many_sign_ins"] * 10
         assert sign_in(b).status_code == 429 and sign_in(a).status_code == 429
+
+
+def test_a_right_password_clears_its_names_count(tmp_path: Path) -> None:
+    settings = AccountSettings(failures_per_name=3, failures_per_address=100)
+    with app_client(tmp_path, settings=settings) as client:
+        sign_up(client)
+        codes = [sign_in(client, password="wrong guess").json()["error"] for _ in range(2)]
+        assert sign_in(client).status_code == 200
+        codes += [sign_in(client, password="wrong guess").json()["error"] for _ in range(4)]
+        assert codes == ["bad_sign_in"] * 5 + ["too_many_sign_ins"]

@@ -336,7 +336,7 @@ class Lobby:
             if seat is None:
                 raise TableError("bad_token", _BAD_TOKEN)
             if is_tutorial(table) and table.started:
-                self._end_tutorial(table, seat)
+                self.end_tutorial(table, seat)
             else:
                 table.leave(seat, bot)
             if await self.won(table, attempt):
@@ -356,7 +356,7 @@ class Lobby:
             return False
         return True
 
-    def _end_tutorial(self, table: LiveTable, seat: int) -> None:
+    def end_tutorial(self, table: LiveTable, seat: int) -> None:
         """The learner left a guided game: it stops where it is (no bot plays it out)."""
         if table.over or tutorial_left(table):
             return

@@ -27,9 +27,9 @@ MIN_PASSWORD = 8
 MAX_PASSWORD = 256
 """The longest: long pass phrases are welcome, a megabyte to hash is not."""
 TIME_COST = 3
-"""Argon2id passes over memory. With `MEMORY_KIB` one hash takes about 100 ms on the
-two-core test machine (`benchmarks/password_hash.py`), within the 50-150 ms aimed at; OWASP's
-floor (2 passes over 19 MiB) took under 40 ms there."""
+"""Argon2id passes over memory. With `MEMORY_KIB` one hash costs about 105-110 ms of
+processor time on the two-core test machine (`benchmarks/password_hash.py`), within the
+50-150 ms aimed at; OWASP's floor (2 passes over 19 MiB) took under 40 ms there."""
 MEMORY_KIB = 32 * 1024
 """Argon2id memory in KiB per hash: a sign-in costs this much for a moment."""
 PARALLELISM = 1

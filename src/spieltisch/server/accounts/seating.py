@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from spieltisch.server.common import TableError, hash_token, new_token
+from spieltisch.server.common import TableError, hash_token, is_tutorial, new_token
 from spieltisch.server.table import LiveTable
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ async def new_seat_token(lobby: Lobby, table_id: str, account_id: str) -> tuple[
 
 async def give_up(lobby: Lobby, table_id: str, account_id: str) -> None:
     """The account leaves its seat at an unfinished table, as `leave` does: freed before the
-    start, played on by a bot after it."""
+    start, played on by a bot after it (a guided game stops)."""
     if table_id in lobby.stored_away:
         return  # a finished game that left memory: nothing to give up
     for attempt in range(RACES):
@@ -70,7 +70,10 @@ async def give_up(lobby: Lobby, table_id: str, account_id: str) -> None:
             return  # closed or broken: nothing is played there any more
         if seat is None or table.over:
             return
-        table.leave(seat, None)
+        if is_tutorial(table) and table.started:
+            lobby.end_tutorial(table, seat)  # a guided game stops where it is
+        else:
+            table.leave(seat, None)
         if await lobby.won(table, attempt):
             _unseat_connections(lobby, table, seat)
             return

@@ -38,7 +38,7 @@ from spieltisch.server.accounts.sessions import (
     new_secret,
 )
 from spieltisch.server.accounts.store import AccountRow, AccountStore, SeatOfAccount
-from spieltisch.server.common import TableError, clean_name
+from spieltisch.server.common import TableError, clean_name, tutorial_left
 from spieltisch.server.replays import FinishedGames
 from spieltisch.server.table import LiveTable
 
@@ -142,12 +142,13 @@ class Accounts:
         whether the name or the password is wrong."""
         key = name_key(typed_name.strip())
         keys = _throttle_keys(key, address)
-        await self._check_throttle(keys)
+        failed_before = await self._check_throttle(keys)
         account = await self.lobby.storage.read(self.store.account_by_key, key)
         if account is None:
             await self._password_work(verify_nobody, password)
         elif await self._right(account, password):
-            await self.lobby.storage.write(self.store.clear_failures, keys[0])
+            if failed_before:  # a right password clears its name's count
+                await self.lobby.storage.write(self.store.clear_failures, keys[0])
             return account
         await self._failed(keys)
         raise TableError("bad_sign_in", "The user name or the password is wrong.")
@@ -169,7 +170,9 @@ class Accounts:
             await self.lobby.storage.write(self.store.rehash, account.id, hashed)
         return verdict.right
 
-    async def _check_throttle(self, keys: list[str]) -> None:
+    async def _check_throttle(self, keys: list[str]) -> bool:
+        """Refuse (`too_many_sign_ins`) while a key has failed too often; else whether the
+        first key (the user name's) has failed at all lately."""
         settings, now = self.settings, self.lobby.clock.now()
         limits = [settings.failures_per_name, settings.failures_per_address][: len(keys)]
         since = now - settings.sign_in_window
@@ -186,6 +189,7 @@ class Accounts:
                 f"Too many wrong passwords; try again in {retry} s.",
                 retry_after=retry,
             )
+        return bool(found[keys[0]])
 
     async def _failed(self, keys: list[str]) -> None:
         now = self.lobby.clock.now()
@@ -278,7 +282,7 @@ class Accounts:
         mine: list[dict[str, JsonValue]] = []
         for seat in await self.lobby.storage.read(self.store.seats_of, account.id):
             table = None if seat.left else await self._table(seat, unfinished=True)
-            if table is None or table.over:
+            if table is None or table.over or tutorial_left(table):
                 continue
             mover = table.mover()
             mine.append(
