@@ -178,6 +178,9 @@ def test_a_guest_who_signs_up_keeps_the_seats_of_this_browser(
     page.wait_for_selector(".board .stacks")
     table = page.url.rsplit("/", 1)[-1]
     sign_up(page, player_name())
+    assert page.url.endswith(f"#/t/{table}")  # back at the table it began at
+    page.wait_for_selector(".seat.mine .account-mark")
+    page.click("a.brand")
     page.wait_for_selector(f"#my-tables li[data-table='{table}']")
     page.context.close()
 

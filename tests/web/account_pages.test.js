@@ -67,6 +67,10 @@ test("a guest's header offers sign-in and sign-up; a signed-in player's shows th
   assert.equal(link.getAttribute("href"), "#/account");
   assert.equal(link.textContent, "Ada");
   assert.equal(link.getAttribute("aria-label"), "Signed in as Ada: your account");
+  assert.equal(link.getAttribute("aria-current"), null);
+  location.hash = "#/account";
+  noteRoute(location.hash);
+  assert.equal(find("#account-link").getAttribute("aria-current"), "page");
 });
 
 test("signing up sends the seats this browser holds and signs in", async () => {

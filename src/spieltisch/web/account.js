@@ -59,12 +59,16 @@ export async function saveLanguage(code) {
 }
 
 /**
- * Note the page shown now, so that signing in from a live table leads back to it.
+ * Note the page shown now, so that signing in from a live table leads back to it, and the
+ * header marks the account page as the current one.
  * @param {string} hash
  */
 export function noteRoute(hash) {
   if (/^#\/t\/[^/]+$/.test(hash)) cameFrom = hash;
   else if (!/^#\/(signin|signup|account)$/.test(hash)) cameFrom = "#/";
+  const link = nav.querySelector("#account-link"); // kept, so that a focus on it stays
+  if (link && hash === "#/account") link.setAttribute("aria-current", "page");
+  else if (link) link.removeAttribute("aria-current");
 }
 
 // --- the header --------------------------------------------------------------------------------
@@ -78,6 +82,7 @@ export function drawNav() {
   nav.setAttribute("aria-label", t("acct.nav"));
   if (account) {
     replaceChildren(nav, h("a", { href: "#/account", id: "account-link", class: "account-name",
+      "aria-current": location.hash === "#/account" ? "page" : null,
       "aria-label": t("acct.signed_in_as", { name: account.name }), title: t("acct.signed_in_as", { name: account.name }) },
     personIcon(), h("span", { text: account.name })));
     return;

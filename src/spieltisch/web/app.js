@@ -314,8 +314,10 @@ function lobbyPage() {
   timer = setInterval(async () => {
     try {
       const before = JSON.stringify(mine);
+      const signedIn = currentAccount() !== null;
       [tables, finished, mine] = await Promise.all([api("/api/tables"), api("/api/tables/finished"), loadMyTables()]);
-      if (JSON.stringify(mine) !== before) keepingPlace(drawMine);
+      if (signedIn !== (currentAccount() !== null)) keepingPlace(draw); // the session ended elsewhere
+      else if (JSON.stringify(mine) !== before) keepingPlace(drawMine);
       drawTables();
     } catch { /* the next poll tries again */ }
   }, 5000);
