@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 
 from spieltisch.games.riffraff.data import SHIP
-from spieltisch.server import app as app_module
-from spieltisch.server import create_app
+from spieltisch.server import create_app, webfiles
 from spieltisch.server.clock import ManualClock
 from spieltisch.server.settle import CatchTiming, Fall, merged_spans, playback_time
 from tests.server.database import db_url
@@ -119,7 +118,7 @@ def test_the_scene_comes_from_the_game_data(client: TestClient) -> None:
 def test_missing_vendor_files_get_a_clear_answer(
     client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(app_module, "VENDOR_DIR", tmp_path / "no-vendor")
+    monkeypatch.setattr(webfiles, "VENDOR_DIR", tmp_path / "no-vendor")
     answer = client.get("/vendor/three/build/three.module.js")
     assert answer.status_code == 404
     assert "tools/fetch_web_deps.py" in answer.text
