@@ -101,7 +101,7 @@ export const ACCOUNT_STRINGS = {
     "acct.wait_minutes_one": "Zu viele Anmeldeversuche. Versuche es in einer Minute wieder.",
     "acct.mark": "angemeldeter Spieler",
     "mine.title": "Meine Tische",
-    "mine.none": "Du hast keinen offenen Tisch.",
+    "mine.none": "Du sitzt an keinem laufenden Tisch.",
     "mine.your_turn": "du bist dran",
     "mine.turn_of": "{name} ist am Zug",
     "mine.waiting": "wartet auf Mitspieler",
