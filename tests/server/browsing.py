@@ -7,7 +7,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
-__all__ = ["badges", "pickomino_choice"]
+__all__ = ["MAX_TABS", "badges", "click_a_move", "pickomino_choice", "tab_to", "version"]
+
+MAX_TABS = 80
+"""Presses of Tab that `tab_to` tries before it gives up."""
 
 
 def pickomino_choice(page: Page) -> str:
@@ -34,3 +37,42 @@ def badges(page: Page) -> dict[str, int]:
         " (n.querySelector('.kc-gain') || {}).textContent || '+0'])",
     )
     return {letter: int(text[1:]) for letter, text in found}
+
+
+def version(page: Page) -> str:
+    """The version of the table the page shows now ("" before the first state)."""
+    return str(page.evaluate("document.body.dataset.version || ''"))
+
+
+def click_a_move(page: Page) -> bool:
+    """Play one sensible Pickomino move by clicking; False once the result is shown."""
+    page.wait_for_selector(".board [data-action], #result")
+    if page.query_selector("#result"):
+        return False
+    before = version(page)
+    for selector in (
+        "[data-action='steal']",
+        "[data-action='grill']",
+        ".turn:not(:has(.worm-yes)) [data-action='take w']",
+        ".dice-group.choosable",
+        "[data-action='roll']",
+        "[data-action='stop']",
+    ):
+        target = page.query_selector(f".board {selector}")
+        if target:
+            target.click()
+            break
+    page.wait_for_function(
+        "v => document.body.dataset.version !== v || !!document.querySelector('#result')",
+        arg=before,
+    )
+    return True
+
+
+def tab_to(page: Page, selector: str) -> None:
+    """Press Tab until `selector` has the focus."""
+    for _ in range(MAX_TABS):
+        if page.evaluate("s => document.activeElement.matches(s)", selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import httpx
 import pytest
 
+from tests.server.browsing import click_a_move, version
 from tests.server.live import (
     ARTIFACTS,
     BROWSER_TESTS,
@@ -53,35 +54,6 @@ def make_table(page: Page, name: str, bot: str = "greedy") -> None:
     page.select_option("select[data-seat='1']", bot)
     page.click("#make-table")
     page.wait_for_selector(".board .stacks")
-
-
-def version(page: Page) -> str:
-    return str(page.evaluate("document.body.dataset.version || ''"))
-
-
-def click_a_move(page: Page) -> bool:
-    """Play one sensible Pickomino move by clicking; False once the result is shown."""
-    page.wait_for_selector(".board [data-action], #result")
-    if page.query_selector("#result"):
-        return False
-    before = version(page)
-    for selector in (
-        "[data-action='steal']",
-        "[data-action='grill']",
-        ".turn:not(:has(.worm-yes)) [data-action='take w']",
-        ".dice-group.choosable",
-        "[data-action='roll']",
-        "[data-action='stop']",
-    ):
-        target = page.query_selector(f".board {selector}")
-        if target:
-            target.click()
-            break
-    page.wait_for_function(
-        "v => document.body.dataset.version !== v || !!document.querySelector('#result')",
-        arg=before,
-    )
-    return True
 
 
 def test_a_person_plays_a_whole_game_against_a_bot(browser: Browser, server: LiveServer) -> None:

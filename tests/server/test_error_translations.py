@@ -23,11 +23,19 @@ def server_codes() -> set[str]:
 
 
 def error_keys(language: str) -> set[str]:
-    """The codes that have an `err.<code>` text in `language`'s part of i18n.js."""
-    text = (WEB_DIR / "i18n.js").read_text(encoding="utf-8")
-    start = text.index(f"\n  {language}: {{")
-    end = text.index("\n  },", start)
-    return set(re.findall(r'^\s+"err\.(\w+)":', text[start:end], re.MULTILINE))
+    """The codes that have an `err.<code>` text in `language`'s part of i18n.js or of a module
+    of strings it adds (i18n_*.js)."""
+    codes: set[str] = set()
+    for path in sorted(WEB_DIR.glob("i18n*.js")):
+        text = path.read_text(encoding="utf-8")
+        start = text.index(f"\n  {language}: {{")
+        end = text.index("\n  },", start)
+        codes |= set(re.findall(r'^\s+"err\.(\w+)":', text[start:end], re.MULTILINE))
+    return codes
+
+
+def test_the_error_texts_of_accounts_are_read_too() -> None:
+    assert {"bad_sign_in", "too_many_sign_ins", "no_table"} <= error_keys("it")
 
 
 def test_the_scan_finds_the_codes_raised_on_several_lines() -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import pytest
 
-from tests.server.browsing import pickomino_choice
+from tests.server.browsing import MAX_TABS, pickomino_choice, tab_to
 from tests.server.live import (
     ARTIFACTS,
     BROWSER_TESTS,
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 MAX_MOVES = 1500
-MAX_TABS = 80
 
 pytest.importorskip("playwright.sync_api")
 pytestmark = [*BROWSER_TESTS, pytest.mark.live_server(bot_delay=0.02)]
@@ -47,15 +46,6 @@ FOCUS_AFTER_REDRAW = """pressed => {
 }"""
 """Where the focus is after the table is drawn anew, and whether that is right: on an action
 of the board, the pressed one if it is still there, else the first."""
-
-
-def tab_to(page: Page, selector: str) -> None:
-    """Press Tab until `selector` has the focus."""
-    for _ in range(MAX_TABS):
-        if page.evaluate("s => document.activeElement.matches(s)", selector):
-            return
-        page.keyboard.press("Tab")
-    raise AssertionError(f"Tab never reached {selector}")
 
 
 def make_table_by_keyboard(page: Page, game: str, name: str) -> None:

@@ -16,14 +16,20 @@ LANGUAGES = ("en", "de", "fr", "it", "nl")
 
 
 def language_keys() -> dict[str, set[str]]:
-    text = (WEB_DIR / "i18n.js").read_text(encoding="utf-8")
-    found: dict[str, set[str]] = {}
-    for language in LANGUAGES:
-        start = text.index(f"\n  {language}: {{")
-        end = text.index("\n  },", start)
-        keys = set(re.findall(r'^\s+"([\w.]+)":', text[start:end], re.MULTILINE))
-        found[language] = {k for k in keys if not k.endswith("_one")}
+    """The keys of each language in i18n.js and the modules of strings it adds (i18n_*.js)."""
+    found: dict[str, set[str]] = {language: set() for language in LANGUAGES}
+    for path in sorted(WEB_DIR.glob("i18n*.js")):
+        text = path.read_text(encoding="utf-8")
+        for language in LANGUAGES:
+            start = text.index(f"\n  {language}: {{")
+            end = text.index("\n  },", start)
+            keys = set(re.findall(r'^\s+"([\w.]+)":', text[start:end], re.MULTILINE))
+            found[language] |= {k for k in keys if not k.endswith("_one")}
     return found
+
+
+def test_the_strings_of_accounts_are_read_too() -> None:
+    assert {"acct.sign_in", "mine.title", "lobby.name"} <= language_keys()["de"]
 
 
 def own_modules() -> list[Path]:

@@ -39,7 +39,7 @@ function cssEscape(value) {
   }).join("");
 }
 
-const GLOBALS = ["window", "document", "navigator", "localStorage", "Node", "Element", "HTMLElement",
+const GLOBALS = ["window", "document", "navigator", "localStorage", "location", "Node", "Element", "HTMLElement",
   "HTMLInputElement", "SVGElement", "KeyboardEvent", "Event", "CSS"];
 for (const name of GLOBALS) {
   const value = name === "window" ? window : /** @type {any} */ (window)[name];

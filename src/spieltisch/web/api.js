@@ -4,24 +4,28 @@ export class ApiError extends Error {
   /**
    * @param {string} code the server's error code (or "network", "request")
    * @param {string} message
+   * @param {{ [field: string]: unknown }} [body] the whole refusal, e.g. its "retry_after"
    */
-  constructor(code, message) {
+  constructor(code, message, body = {}) {
     super(message);
     this.code = code;
+    this.body = body;
   }
 }
 
 /**
- * GET `path`, or POST `body` to it as JSON; the answer's JSON, or an ApiError.
+ * GET `path`, or send `body` to it as JSON (POST unless `method` says otherwise); the answer's
+ * JSON (an empty object for an answer without a body), or an ApiError.
  * @param {string} path
  * @param {unknown} [body]
+ * @param {string} [method]
  * @returns {Promise<any>}
  */
-export async function api(path, body) {
+export async function api(path, body, method = "POST") {
   let response;
   try {
     response = await fetch(path, body === undefined ? {} : {
-      method: "POST",
+      method,
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
     });
@@ -31,7 +35,7 @@ export async function api(path, body) {
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     const message = data.message || (Array.isArray(data.detail) ? data.detail.map((/** @type {{ msg: string }} */ d) => d.msg).join("; ") : "");
-    throw new ApiError(data.error || "request", message || `The server answered ${response.status}.`);
+    throw new ApiError(data.error || data.code || "request", message || `The server answered ${response.status}.`, data);
   }
   return data;
 }
@@ -45,6 +49,15 @@ function tokens() {
   } catch {
     return {};
   }
+}
+
+/**
+ * Every seat this browser holds, as the server takes them at sign-up and sign-in.
+ * @returns {{ table: string, token: string }[]}
+ */
+export function heldSeats() {
+  return Object.entries(tokens()).filter(([, token]) => typeof token === "string" && token)
+    .map(([table, token]) => ({ table, token }));
 }
 
 /**

@@ -4,8 +4,11 @@
 //   #/r/ID        the replay of a finished table
 //   #/v/ID        the review of a finished table (the games whose /api/games entry says review)
 //   #/learn/ID    a guided first game ("Learn to play")
+//   #/signin, #/signup, #/account   optional accounts (account.js)
 
 import { api, ApiError, keepName, keepToken, savedName, socketProtocols, tokenFor } from "./api.js";
+import { accountLanguage, accountMark, accountNav, accountPage, currentAccount, drawNav, loadMyTables, loadSession,
+  myTablesPanel, noteRoute, saveLanguage, signInPage } from "./account.js";
 import { clear, h, keepingPlace, replaceChildren } from "./dom.js";
 import { botLabel, byStrength, detectLanguage, has, language, LANGUAGES, optionDoc, sentence, setLanguage, t } from "./i18n.js";
 import { gameView } from "./games/index.js";
@@ -15,6 +18,7 @@ import { reviewPage } from "./review.js";
 import { reviewedGames } from "./review_model.js";
 
 const app = document.getElementById("app");
+const languageSwitch = /** @type {HTMLSelectElement} */ (document.getElementById("lang"));
 let page = null; // the page shown now: { stop(), redraw() }
 let reviewed = new Set(); // the games with a review (from /api/games), for the "Review" links
 api("/api/games").then((games) => {
@@ -23,6 +27,7 @@ api("/api/games").then((games) => {
   reviewed = found;
   page?.redraw?.();
 }).catch(() => { /* the lobby asks again */ });
+const pageContext = { notify, useLanguage }; // what the account pages need of the app
 
 // --- small helpers ------------------------------------------------------------------------
 const DETAILED = new Set(["illegal_action", "too_late"]); // the server's reason helps here
@@ -55,6 +60,11 @@ function seatName(seat) {
   return t("table.free");
 }
 
+// The names of a table's seats, " · " between them, each signed-in player's with its mark.
+function seatNames(seats) {
+  return seats.map((seat, i) => [i ? " · " : "", seatName(seat), accountMark(seat)]);
+}
+
 // "careful:samples=1:candidates=2" reads "careful"; the settings show on hover in the seat list
 function botName(spec) {
   return spec.split(":")[0];
@@ -64,6 +74,20 @@ function translateStatic() {
   const marked = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-i18n]"));
   for (const node of marked) node.textContent = t(node.dataset.i18n ?? "");
   document.title = t("app.title");
+  drawNav();
+}
+
+// The name a person plays under: the account's when signed in, else the one typed.
+function playerName(typed) {
+  const account = currentAccount();
+  return account ? account.name : typed.trim();
+}
+
+// Where the name is typed, or, when signed in, the name the account plays under.
+function nameField(label, input) {
+  const account = currentAccount();
+  if (account) return h("p", { class: "playing-as", id: `${input.id}-account`, text: t("acct.you_play_as", { name: account.name }) });
+  return h("label", { class: label }, h("span", { text: t("lobby.name") }), input);
 }
 
 // --- the lobby ------------------------------------------------------------------------------
@@ -84,17 +108,19 @@ function lobbyPage() {
   let games = [];
   let tables = [];
   let finished = [];
+  let mine = null; // "My tables" of a signed-in player
   let timer = null;
   const form = { game: "pickomino", seats: [null, "optimal"], clock: "", pace: "normal", options: {} };
   const root = h("div", { class: "lobby" });
   // Kept across redraws, so what is being typed survives a language switch or a refresh.
   const name = h("input", { id: "name", value: savedName(), maxlength: 32, autocomplete: "nickname" });
   const openTables = h("section", { class: "panel", id: "open-tables" });
+  const minePlace = h("div", { class: "my-tables-place" });
   app.append(root);
 
   async function load() {
     try {
-      [games, tables, finished] = await Promise.all([api("/api/games"), api("/api/tables"), api("/api/tables/finished")]);
+      [games, tables, finished, mine] = await Promise.all([api("/api/games"), api("/api/tables"), api("/api/tables/finished"), loadMyTables()]);
       reviewed = reviewedGames(games);
       if (!games.some((g) => g.name === form.game) && games.length) form.game = games[0].name;
       draw();
@@ -136,7 +162,7 @@ function lobbyPage() {
 
   // A guided first game: the learner is seated at once, under the typed name or a friendly one.
   async function learn(gameName) {
-    const who = name.value.trim() || savedName() || t("tut.learner");
+    const who = playerName(name.value) || savedName() || t("tut.learner");
     try {
       const joined = await api("/api/tutorials", { game: gameName, name: who });
       keepToken(joined.table.id, joined.token);
@@ -173,7 +199,7 @@ function lobbyPage() {
     };
     return h("section", { id: "create", class: "panel" },
       h("h2", { text: `${t("lobby.create")}: ${game.title}` }),
-      h("label", {}, h("span", { text: t("lobby.name") }), name),
+      nameField(null, name),
       h("div", { class: "seats-head" }, h("span", { text: t("lobby.seats") }),
         h("button", { class: "small", text: "−", title: t("lobby.remove_seat"), "aria-label": t("lobby.remove_seat"), onclick: () => resize(-1) }),
         h("button", { class: "small", text: "+", title: t("lobby.add_seat"), "aria-label": t("lobby.add_seat"), onclick: () => resize(1) })),
@@ -186,7 +212,7 @@ function lobbyPage() {
         id: "make-table",
         text: t("lobby.start"),
         onclick: async () => {
-          const who = name.value.trim();
+          const who = playerName(name.value);
           const people = form.seats.filter((s) => s === null).length;
           if (people && !who) return notify(t("lobby.name_needed"));
           try {
@@ -198,7 +224,7 @@ function lobbyPage() {
               options: form.options,
             });
             if (people) {
-              keepName(who);
+              if (!currentAccount()) keepName(who);
               const joined = await api(`/api/tables/${table.id}/join`, { name: who });
               keepToken(table.id, joined.token);
             }
@@ -259,14 +285,19 @@ function lobbyPage() {
         h("span", { class: "muted", text: t(`lobby.status.${table.status}`) }),
         free ? h("span", { class: "badge", text: t("lobby.open_seats", { n: free }) }) : null,
         table.seeded ? h("span", { class: "badge seeded", title: t("table.seeded", { seed: table.seed }), text: t("lobby.seeded") }) : null,
-        h("span", { class: "names", text: table.seats.map(seatName).join(" · ") })));
+        h("span", { class: "names" }, seatNames(table.seats))));
   }
 
   function draw() {
     replaceChildren(root, 
+      drawMine(),
       h("section", { class: "games" }, h("h2", { text: t("lobby.games") }), h("div", { class: "game-list" }, games.map(gameCard))),
       createForm(),
       drawTables());
+  }
+
+  function drawMine() {
+    return replaceChildren(minePlace, myTablesPanel(games, mine, pageContext));
   }
 
   function drawTables() {
@@ -293,7 +324,11 @@ function lobbyPage() {
   load();
   timer = setInterval(async () => {
     try {
-      [tables, finished] = await Promise.all([api("/api/tables"), api("/api/tables/finished")]);
+      const before = JSON.stringify(mine);
+      const signedIn = currentAccount() !== null;
+      [tables, finished, mine] = await Promise.all([api("/api/tables"), api("/api/tables/finished"), loadMyTables()]);
+      if (signedIn !== (currentAccount() !== null)) keepingPlace(draw); // the session ended elsewhere
+      else if (JSON.stringify(mine) !== before) keepingPlace(drawMine);
       drawTables();
     } catch { /* the next poll tries again */ }
   }, 5000);
@@ -412,10 +447,10 @@ function tablePage(tableId, guided = false) {
   }
 
   async function join(seat) {
-    const name = joinName.value.trim();
+    const name = playerName(joinName.value);
     if (!name) return notify(t("lobby.name_needed"));
     try {
-      keepName(name);
+      if (!currentAccount()) keepName(name);
       const joined = await api(`/api/tables/${tableId}/join`, { name, seat });
       keepToken(tableId, joined.token);
       socket.onclose = null;
@@ -427,15 +462,20 @@ function tablePage(tableId, guided = false) {
   }
 
   async function leave() {
-    const token = tokenFor(tableId);
-    if (!token || (last && last.table.status === "playing" && !confirm(t("table.leave_confirm")))) return;
+    if (last && last.table.status === "playing" && !confirm(t("table.leave_confirm"))) return;
     try {
-      await api(`/api/tables/${tableId}/leave`, { token });
+      await api(`/api/tables/${tableId}/leave`, { token: await seatToken() });
     } catch (error) {
       notify(errorText(error));
     }
     keepToken(tableId, null);
     location.hash = "#/";
+  }
+
+  // This browser's token of the seat, or for a seat the session found, a fresh one.
+  async function seatToken() {
+    const token = tokenFor(tableId);
+    return token || !currentAccount() ? token : (await api(`/api/tables/${tableId}/seat`, {})).token;
   }
 
   // Leaving a guided game needs no confirmation: it stops where it is.
@@ -451,12 +491,13 @@ function tablePage(tableId, guided = false) {
     const scores = view && Array.isArray(view.scores) ? view.scores : null;
     const canJoin = you === null && !tokenFor(tableId) && table.seats.some((s) => s.open);
     return h("section", { class: "seats panel" },
-      canJoin ? h("label", { class: "join-name" }, h("span", { text: t("lobby.name") }), joinName) : null,
+      canJoin ? nameField("join-name", joinName) : null,
       h("ol", {}, table.seats.map((seat) => h("li", {
         class: `seat${seat.seat === toMove ? " to-move" : ""}${seat.seat === you ? " mine" : ""}`,
         "data-seat": seat.seat,
       },
       h("span", { class: "seat-name", text: seatName(seat), title: seat.bot?.includes(":") ? seat.bot : null }),
+      accountMark(seat),
       seat.seat === you ? h("span", { class: "badge", text: t("table.you") }) : null,
       scores ? h("span", { class: "score", text: String(scores[seat.seat]) }) : null,
       seat.open && canJoin ? h("button", { class: "primary", text: t("table.join"), onclick: () => join(seat.seat) }) : null))),
@@ -721,7 +762,7 @@ function replayPage(tableId) {
 
 // --- the review ------------------------------------------------------------------------------
 function openReview(tableId) {
-  const myName = tokenFor(tableId) ? savedName() : null; // who played here from this browser
+  const myName = tokenFor(tableId) ? playerName(savedName()) : null; // who played here from this browser
   return reviewPage(app, tableId, { seatName, logText, deadEnd, myName });
 }
 
@@ -729,25 +770,37 @@ function openReview(tableId) {
 function route() {
   if (page) page.stop();
   clear(app);
+  noteRoute(location.hash);
   const [, kind, id] = location.hash.split("/");
   if (kind === "t" && id) page = tablePage(decodeURIComponent(id));
   else if (kind === "r" && id) page = replayPage(decodeURIComponent(id));
   else if (kind === "v" && id) page = openReview(decodeURIComponent(id));
   else if (kind === "learn" && id) page = tablePage(decodeURIComponent(id), true);
+  else if (kind === "signin" || kind === "signup") page = signInPage(app, kind, pageContext);
+  else if (kind === "account") page = accountPage(app, pageContext);
   else page = lobbyPage();
 }
 
-function start() {
-  setLanguage(detectLanguage());
-  const select = /** @type {HTMLSelectElement} */ (document.getElementById("lang"));
+// Switch the page to `code`: the header, the page shown, and what screen readers heard.
+function useLanguage(code) {
+  setLanguage(code);
+  languageSwitch.value = language();
+  translateStatic();
+  announce([""]); // what was said stays in the old language: the region starts afresh
+  if (page) page.redraw();
+}
+
+async function start() {
+  await loadSession();
+  setLanguage(accountLanguage() || detectLanguage());
+  const select = languageSwitch;
   for (const [code, label] of Object.entries(LANGUAGES)) select.append(h("option", { value: code, text: label }));
   select.value = language();
   select.closest("label").before(motionSwitch());
+  select.closest("label").after(accountNav());
   select.addEventListener("change", () => {
-    setLanguage(select.value);
-    translateStatic();
-    announce([""]); // what was said stays in the old language: the region starts afresh
-    if (page) page.redraw();
+    useLanguage(select.value);
+    saveLanguage(select.value).catch((error) => notify(errorText(error)));
   });
   translateStatic();
   window.addEventListener("hashchange", route);

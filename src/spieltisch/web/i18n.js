@@ -1,5 +1,6 @@
 // Every string of the web client in German, English, French, Italian and Dutch.
 // t(key, args) fills {name} placeholders; the language comes from the browser or the switch.
+import { ACCOUNT_STRINGS } from "./i18n_accounts.js";
 
 export const LANGUAGES = { de: "Deutsch", en: "English", fr: "Français", it: "Italiano", nl: "Nederlands" };
 
@@ -2325,6 +2326,7 @@ const STRINGS = {
     "lobby.pace_doc": "Hoe lang een bot wacht voor elke zet: direct, normaal of langzaam, zodat je zijn zetten kunt volgen.",
   },
 };
+for (const [code, strings] of Object.entries(ACCOUNT_STRINGS)) Object.assign(STRINGS[code], strings); // accounts, My tables
 
 let current = "en";
 
