@@ -1,8 +1,8 @@
 """Two workers of one site in one process: two lobbies on the same database, joined through
 the real Redis. What one stores the other shows; of two workers storing the same version
 only one succeeds; only a table's lease owner runs its bots, and when it is gone another
-takes over, keeping a turn clock's deadline and a person's open catch window; while the broker
-is away the workers find changes in the database."""
+takes over, keeping a turn clock's deadline; while the broker is away the workers find changes
+in the database. (A person's open catch window at a site: `test_site_catch.py`.)"""
 
 from __future__ import annotations
 
@@ -20,8 +20,6 @@ from sqlalchemy.exc import IntegrityError
 from spieltisch.server import site as site_module
 from spieltisch.server.connection import Connection
 from spieltisch.server.lobby import Lobby, SeatSpec
-from spieltisch.server.scheduler import CATCH
-from spieltisch.server.settle import CatchTiming
 from spieltisch.server.site import LEASE, ROUND, RedisSite
 from spieltisch.server.store import EntryRow, SeatRow, Store, TableRow
 from spieltisch.server.table import TableError
@@ -29,7 +27,6 @@ from tests.server.database import db_url
 from tests.server.helpers import threads
 from tests.server.proxy import CuttableProxy
 from tests.server.sites import need_redis, site_prefix
-from tests.server.test_riffraff_table import FALLING, OPTIONS
 from tests.support.waits import until
 
 pytestmark = pytest.mark.workers
@@ -39,8 +36,6 @@ TAKEOVER_PROMISE = 4.5
 """Seconds within which the README promises that a dead worker's tables run again."""
 BUSY_MACHINE = 4.0
 """Seconds a loaded machine may add to a takeover (rounds and bot moves run late)."""
-LONG_CATCH = CatchTiming(slow_motion=2.0, margin=120.0)
-"""A catch window that outlasts a takeover on a busy machine."""
 
 
 class Worker:
@@ -402,53 +397,3 @@ def clock_runs(worker: Worker, table_id: str) -> bool:
 async def owner_of(workers: list[Worker], table_id: str) -> Worker:
     await until(lambda: any(w.site.owns(table_id) for w in workers), "a new worker takes it")
     return next(w for w in workers if w.site.owns(table_id))
-
-
-def test_a_catch_window_outlives_its_owner_though_the_heir_missed_its_news(
-    tmp_path: Path,
-) -> None:
-    """A opens Ada's catch window while B cannot hear the broker, so B never hears of the
-    motion; A dies mid-catch, B takes the table over, reads the window from the database,
-    and Ada's catch, sent to B within the window, counts."""
-    host, port = need_redis().split("//")[1].split("/")[0].split(":")
-    proxy = CuttableProxy((host, int(port)))
-
-    async def main() -> None:
-        async with site(tmp_path, f"redis://127.0.0.1:{proxy.port}/0") as (a, b):
-            a.lobby.timing = b.lobby.timing = LONG_CATCH
-            table = await a.lobby.create("riffraff", OPTIONS, [SeatSpec(), SeatSpec()], seed=5)
-            await until(lambda: a.site.owns(table.id), "A owns the table it made")
-            await a.lobby.join(table.id, 0, "Ada")
-            await a.lobby.join(table.id, 1, "Ben")
-            for seat, card in ((0, "card 9"), (1, "card 1")):
-                await a.lobby.act(table.id, seat, card, a.lobby.tables[table.id].version)
-            await until(lambda: started(b, table.id), "B has the table")
-            proxy.cut()
-            await until(lambda: not b.site.connected, "B cannot hear the broker")
-            await a.lobby.act(table.id, 0, FALLING, a.lobby.tables[table.id].version)
-            await until(lambda: a.lobby.tables[table.id].window() is not None, "Ada's window")
-            window = a.lobby.tables[table.id].window()
-            assert window is not None and window.seat == 0
-            await until(lambda: table.id in a.lobby.store.deadline_data(CATCH), "A stores it")
-            proxy.restore()
-            await until(lambda: b.site.connected, "B hears the broker again")
-            await until(lambda: b.lobby.tables[table.id].version == window.version, "B sweeps")
-            assert b.lobby.tables[table.id].window() is None  # B never heard of the motion
-            await a.die()
-            await until(lambda: b.site.owns(table.id), "B takes the table over")
-            await until(lambda: taken_up(b, table.id, window.version), "B takes the catch up")
-            piece = next(iter(window.deadlines))
-            await b.lobby.act(table.id, 0, f"catch {piece}", window.version)
-            entries = b.lobby.store.entries(table.id)
-            assert entries[-1].action == f"catch {piece}"
-            assert "catch_lost" not in [e.key for e in entries]
-            a.site.owned.clear()
-
-    asyncio.run(main())
-
-
-def taken_up(worker: Worker, table_id: str, version: int) -> bool:
-    """Whether the worker runs the table's catch window, or has closed it (then it lost it)."""
-    timers = worker.lobby.timers.get(table_id)
-    running = timers is not None and timers.catch is not None
-    return running or worker.lobby.tables[table_id].version != version
