@@ -134,3 +134,21 @@ def test_a_window_that_ran_out_while_the_server_was_down_is_closed_empty(tmp_pat
     assert state["log"][-1]["args"]["action"] == "catch none"
     assert state["version"] == stopped.version + 2
     assert stored_catches(tmp_path) == {}
+
+
+def test_an_unreadable_stored_window_is_closed_empty_and_the_table_plays_on(
+    tmp_path: Path,
+) -> None:
+    stopped = stop_in_the_window(tmp_path, 0.25)
+    store = Store(db_url(tmp_path))
+    try:
+        store.set_deadline(stopped.table, CATCH, 0, stopped.stopped + 60.0, '{"version": "x"')
+    finally:
+        store.close()
+    with (
+        make_client(tmp_path, ManualClock(stopped.stopped)) as client,
+        client.websocket_connect(f"/api/tables/{stopped.table}/ws?token={stopped.ada}") as ws,
+    ):
+        state = receive(ws)
+    assert state["type"] == "state", state
+    assert [entry["key"] for entry in state["log"]][-2:] == ["catch_lost", "move"]
