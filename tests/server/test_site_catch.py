@@ -35,6 +35,8 @@ async def seated(worker: Worker, others: list[Worker]) -> str:
     await worker.lobby.join(table.id, 1, "Ben")
     for seat, card in ((0, "card 9"), (1, "card 1")):
         await worker.lobby.act(table.id, seat, card, worker.lobby.tables[table.id].version)
+    for other in others:  # as a socket naming the table would, should its news be late
+        await other.lobby.find(table.id)
     await until(lambda: all(started(o, table.id) for o in others), "the others have it")
     return table.id
 
