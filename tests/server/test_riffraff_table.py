@@ -1,5 +1,6 @@
 """Riff Raff at the web table without a browser: the scene, the broadcast motion of each
-placement, the catch window the server times, refusals, and a restart mid-window."""
+placement, the catch window the server times, and refusals (a restart mid-window:
+`test_catch_restart.py`)."""
 
 from __future__ import annotations
 
@@ -33,11 +34,12 @@ TWO_FALL = [  # after `to_placing`: the last placement knocks two pieces off, on
 ]
 
 
-def make_client(path: Path) -> TestClient:
+def make_client(path: Path, clock: ManualClock | None = None) -> TestClient:
     """A server whose time stands still until the test moves it (`clock_of`)."""
     path.mkdir(parents=True, exist_ok=True)
     url = db_url(path)
-    app = create_app(url, bot_delay=0.0, timing=TIMING, clock=ManualClock(), executor=threads())
+    clock = clock or ManualClock()
+    app = create_app(url, bot_delay=0.0, timing=TIMING, clock=clock, executor=threads())
     return TestClient(app)
 
 
@@ -280,27 +282,6 @@ def test_a_bad_placement_is_refused_and_changes_nothing(
         again = receive(first)
     assert refused["code"] == "illegal_action" and words in refused["message"], refused
     assert again["version"] == state["version"] and again["view"]["phase"] == "place"
-
-
-def test_a_restart_in_the_window_closes_it_empty(tmp_path: Path) -> None:
-    with make_client(tmp_path) as client:
-        table, ada, ben = two_people(client)
-        first, second = sockets(client, table, ada, ben)
-        with first, second:
-            act(first, FALLING, to_placing(first, second)["version"])
-            receive(first, "settle")
-            in_window = receive(first)
-        assert in_window["view"]["phase"] == "catch"
-    with (
-        make_client(tmp_path) as client,
-        client.websocket_connect(f"/api/tables/{table}/ws?token={ada}") as ws,
-    ):
-        state = receive(ws)
-    assert state["view"]["phase"] != "catch"
-    keys = [entry["key"] for entry in state["log"]]
-    assert keys[-2:] == ["catch_lost", "move"]
-    assert state["log"][-1]["args"]["action"] == "catch none"
-    assert state["version"] == in_window["version"] + 2
 
 
 def test_the_log_tells_everybody_the_placement_and_its_fall_but_not_the_cards(

@@ -1,7 +1,8 @@
 """Two workers of one site in one process: two lobbies on the same database, joined through
 the real Redis. What one stores the other shows; of two workers storing the same version
 only one succeeds; only a table's lease owner runs its bots, and when it is gone another
-takes over; while the broker is away the workers find changes in the database."""
+takes over, keeping a turn clock's deadline; while the broker is away the workers find changes
+in the database. (A person's open catch window at a site: `test_site_catch.py`.)"""
 
 from __future__ import annotations
 

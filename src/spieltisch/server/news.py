@@ -4,8 +4,9 @@ gains or loses a table's lease (see `server.site`).
 After each commit the worker publishes the stored rows, its turn clock and a new placement's
 motion; the others bring their copy up to date and push it to their own connections. News is
 only a hint: a worker that may have missed some sweeps the database instead. Only the owner
-of a table's lease runs its timers; a worker that gains a lease reads what it missed, closes
-a catch whose window it cannot know, rolls dice that are due and starts the timers.
+of a table's lease runs its timers; a worker that gains a lease reads what it missed, takes
+up a person's catch window that it heard of or that is stored (one found nowhere is closed
+empty), rolls dice that are due and starts the timers.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from spieltisch.server.accounts.seating import renamed
 from spieltisch.server.common import TableError, reason, tutorial_left
-from spieltisch.server.scheduler import Timers
+from spieltisch.server.scheduler import CATCH, Timers, open_window_of
 from spieltisch.server.settle import Show
 from spieltisch.server.store import ChatRow, EntryRow, SeatRow
 from spieltisch.server.table import LiveTable
@@ -84,21 +85,31 @@ class SiteNews:
             await self.refresh(table_id, rows, show, clock)
 
     async def gained(self, table_id: str) -> None:
-        """This worker now runs the table's timers: it reads what it may have missed, closes
-        a catch whose window it cannot know, rolls dice that are due and starts them."""
+        """This worker now runs the table's timers: it reads what it may have missed, takes
+        up the person's catch window it heard of or that is stored (closing one it cannot
+        find empty), rolls dice that are due and starts them."""
         await self.refresh(table_id)
+        await self._read_catch(table_id)
         table = self.lobby.tables.get(table_id)
         if table is None or table.over or not self.lobby.site.owns(table_id):
             return
-        window, seat = table.window(), table.catcher()
-        if seat is not None and window is not None and window.version == table.version:
-            self.lobby.scheduler.schedule_catch(table, window)
-        elif seat is not None:
+        seat = table.catcher()
+        if seat is not None and open_window_of(table) is None:
             table.event("catch_lost", {"seat": seat}, None)
             table.play(seat, "catch none")
         table.run_chance()
         with contextlib.suppress(TableError):  # a lost race: the table was read anew
             await self.lobby.changed(table)  # starts the timers (else the site's next round does)
+
+    async def _read_catch(self, table_id: str) -> None:
+        """A person's catch window this worker has not heard of is read from the database
+        (a known one runs to its end: `Scheduler.schedule`)."""
+        table = self.lobby.tables.get(table_id)
+        if table is None or table.catcher() is None or open_window_of(table) is not None:
+            return
+        stored = await self.lobby.storage.read(self.lobby.store.deadline_data, CATCH, table_id)
+        if self.lobby.tables.get(table_id) is table:
+            self.lobby.scheduler.restore_catch(table, stored.get(table_id))
 
     def lost(self, table_id: str) -> None:
         self.lobby.scheduler.stop_timers(table_id)

@@ -73,7 +73,7 @@ class Pusher:
             seat = table.catcher()
             if seat is not None and show.version == table.version:
                 show.window = open_window(show, seat, self.lobby.timing, now)
-                self.lobby.scheduler.schedule_catch(table, show.window)
+                self.lobby.scheduler.open_catch(table, show)
         elif not joining:
             return
         self.send(targets, show.message(now))

@@ -5,13 +5,16 @@ Each kind of work a table needs now runs as one task per table, supervised: a fa
 storage error, a bug) is logged and the work runs again after a growing back-off, starting
 from the table as it is then. The work waits on the lobby's clock, is done only if the table
 is still at the version it was planned for and this worker still holds its lease, and goes
-through the same play, store and push steps as a person's move. A turn clock's deadline is
-stored (`deadlines`), so a restart keeps it instead of starting the clock over.
+through the same play, store and push steps as a person's move. A turn clock's deadline and
+a person's open catch window (with the motion the clients play) are stored (`deadlines`), so
+a restart or another worker taking the table over keeps them instead of starting the clock
+over or closing the window empty.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import BrokenExecutor
@@ -29,13 +32,13 @@ from spieltisch.server.common import (
     tutorial_left,
 )
 from spieltisch.server.hooks import settle_with_motion
-from spieltisch.server.settle import CatchWindow
+from spieltisch.server.settle import CatchWindow, Show
 from spieltisch.server.table import LiveTable
 
 if TYPE_CHECKING:
     from spieltisch.server.lobby import Lobby
 
-__all__ = ["BOT_PACES", "CLOCK", "TUTORIAL_PACE", "Scheduler", "Timers"]
+__all__ = ["BOT_PACES", "CATCH", "CLOCK", "TUTORIAL_PACE", "Scheduler", "Timers", "open_window_of"]
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +48,9 @@ BOT_PACES = {"instant": 0.0, "normal": 1.0, "slow": 2.5}
 """A table's bot pace: how many times the lobby's `bot_delay` its bots pause before a move."""
 CLOCK = "clock"
 """The kind of a turn clock's stored deadline."""
+CATCH = "catch"
+"""The kind of an open catch window's stored deadline; its data is the show (`Show.to_json`)."""
+_KEPT = {CLOCK: "turn clock", CATCH: "catch window"}
 
 
 @dataclass
@@ -54,6 +60,8 @@ class Timers:
     bot: asyncio.Task[None] | None = None
     clock: asyncio.Task[None] | None = None
     catch: asyncio.Task[None] | None = None  # closes a person's catch window
+    catch_window: CatchWindow | None = None  # the window that `catch` closes
+    catch_stored: bool = False  # a catch window may be stored: dropped once it is over
     physics: asyncio.Task[None] | None = None  # a Riff Raff placement's settle
     deadline: float | None = None  # wall-clock time when the turn clock runs out
     clocked_seat: int | None = None
@@ -84,6 +92,7 @@ class Scheduler:
         if table.physics_due() and (timers.physics is None or timers.physics.done()):
             timers.physics = self.supervised("physics", table.id, self.settle)
         self.schedule_clock(table, timers)
+        self.schedule_catch(table, timers)
 
     def supervised(
         self, what: str, table_id: str, work: Callable[..., Awaitable[None]], *args: Any
@@ -113,7 +122,7 @@ class Scheduler:
                 self.lobby.site.publish(
                     {"k": "clock", "t": table.id, "v": table.version, "d": None}
                 )
-                self._keep_deadline(table.id, None)
+                self._keep(table.id, CLOCK, None)
             self.stop_clock(timers)
             return
         if timers.clock is not None and not timers.clock.done() and timers.clocked_seat == seat:
@@ -123,7 +132,7 @@ class Scheduler:
         timers.deadline = taken_over or self.lobby.clock.now() + table.row.clock
         timers.clocked_seat = seat
         if taken_over is None and seat is not None:
-            self._keep_deadline(table.id, (seat, timers.deadline))
+            self._keep(table.id, CLOCK, (seat, timers.deadline))
         timers.clock = self.supervised(
             "turn clock", table.id, self.run_clock, timers.deadline, seat
         )
@@ -217,7 +226,7 @@ class Scheduler:
         timers = self.lobby.timers[table_id]
         if timers.clock is asyncio.current_task():  # run out: the next turn gets a new clock
             timers.clock, timers.deadline, timers.clocked_seat = None, None, None
-            self._keep_deadline(table_id, None)
+            self._keep(table_id, CLOCK, None)
         table = self.lobby.tables[table_id]
         if table.mover() != seat:
             return
@@ -234,11 +243,37 @@ class Scheduler:
                 table.play(seat, action)
         await self.lobby.changed(table)
 
-    def schedule_catch(self, table: LiveTable, window: CatchWindow) -> None:
+    def open_catch(self, table: LiveTable, show: Show) -> None:
+        """A person's catch window has just opened: it is stored, with the show, so that a
+        restart or another worker keeps it, and its close is planned."""
+        window = show.window
+        assert window is not None
         timers = self.lobby.timers.setdefault(table.id, Timers())
-        if timers.catch is not None and not timers.catch.done():
+        timers.catch_stored = True
+        data = json.dumps(show.to_json(), separators=(",", ":"))
+        self._keep(table.id, CATCH, (window.seat, window.closes), data)
+        self._run_catch(table.id, timers, window)
+
+    def schedule_catch(self, table: LiveTable, timers: Timers) -> None:
+        """Plan the close of the person's open catch window (one taken over or reopened after
+        a restart runs to its stored end); once the table has moved on, the stored window is
+        dropped."""
+        window = open_window_of(table)
+        if window is not None:
+            timers.catch_stored = True  # by this worker or the one before
+            self._run_catch(table.id, timers, window)
+        elif timers.catch_stored:
+            timers.catch_stored = False
+            self._keep(table.id, CATCH, None)
+
+    def _run_catch(self, table_id: str, timers: Timers, window: CatchWindow) -> None:
+        running = timers.catch is not None and not timers.catch.done()
+        if running and timers.catch_window is window:
+            return
+        if timers.catch is not None and running:
             timers.catch.cancel()
-        timers.catch = self.supervised("catch window", table.id, self.close_catch, window)
+        timers.catch_window = window
+        timers.catch = self.supervised("catch window", table_id, self.close_catch, window)
 
     async def close_catch(self, table_id: str, window: CatchWindow) -> None:
         """When the window runs out, the person has caught nothing: the server says so."""
@@ -257,24 +292,54 @@ class Scheduler:
             if task is not asyncio.current_task():
                 task.cancel()
 
-    def _keep_deadline(self, table_id: str, clock: tuple[int, float] | None) -> None:
-        """Store the turn clock's (seat, deadline), or that none runs, so that a restart keeps
-        it; the writes keep their order in the storage thread, and if one fails the clock runs
-        on in memory (a restart would start it over)."""
-        self.lobby.writer.store_in_background(self._store_deadline(table_id, clock))
+    def _keep(
+        self, table_id: str, kind: str, due: tuple[int, float] | None, data: str | None = None
+    ) -> None:
+        """Store a turn clock's or catch window's (seat, deadline) with its `data`, or that
+        none runs, so that a restart keeps it; the writes keep their order in the storage
+        thread, and if one fails the work runs on in memory (a restart would not keep it)."""
+        self.lobby.writer.store_in_background(self._store(table_id, kind, due, data))
 
-    async def _store_deadline(self, table_id: str, clock: tuple[int, float] | None) -> None:
+    async def _store(
+        self, table_id: str, kind: str, due: tuple[int, float] | None, data: str | None
+    ) -> None:
         store, storage = self.lobby.store, self.lobby.storage
         try:
-            if clock is None:
-                await storage.write(store.drop_deadline, table_id, CLOCK)
+            if due is None:
+                await storage.write(store.drop_deadline, table_id, kind)
             else:
-                await storage.write(store.set_deadline, table_id, CLOCK, *clock)
+                await storage.write(store.set_deadline, table_id, kind, *due, data)
         except SQLAlchemyError as error:
-            log.warning("table %s: its turn clock was not stored (%s)", table_id, reason(error))
+            what = _KEPT[kind]
+            log.warning("table %s: its %s was not stored (%s)", table_id, what, reason(error))
 
     def restore_clock(self, table: LiveTable, clock: tuple[int, float] | None) -> None:
         """Take a stored turn clock (seat, deadline) up again if that seat is still to move."""
         if clock is not None and clock[0] == table.mover():
             timers = self.lobby.timers.setdefault(table.id, Timers())
             timers.clocked_seat, timers.deadline = clock
+
+    def restore_catch(self, table: LiveTable, data: str | None) -> bool:
+        """Take a stored catch window (its show as JSON) up again if the table is still in
+        that person's catch; True if so (the window may have run out meanwhile)."""
+        if data is None:
+            return False
+        self.lobby.timers.setdefault(table.id, Timers()).catch_stored = True  # dropped when over
+        try:
+            show = Show.from_json(json.loads(data))
+        except (ValueError, LookupError, TypeError) as error:
+            log.warning("table %s: its stored catch window is unreadable (%s)", table.id, error)
+            return False
+        window = show.window
+        if window is None or window.version != table.version or window.seat != table.catcher():
+            return False
+        table.show = show
+        return True
+
+
+def open_window_of(table: LiveTable) -> CatchWindow | None:
+    """The catch window of the person to catch now, if it is known (open or run out)."""
+    window = table.window()
+    if window is None or window.version != table.version or window.seat != table.catcher():
+        return None
+    return window

@@ -42,12 +42,12 @@ __all__ = [
     "TableRow",
 ]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """The number of the newest migration (`migrations/versions`). 1: tables, seats, entries,
 chat. 2: the server's secret dice, seeded, broken and closed tables, bot pace, 64-bit seeds,
 and this version in `meta` (for the servers from before the migrations). 3: the deadlines of
 running turn clocks. 4: accounts, sessions, failed sign-ins, a seat's account and when its
-player was last seen."""
+player was last seen. 5: a deadline's data (an open catch window's motion)."""
 
 MAX_BOT_SPEC = 128
 """The longest bot spec a seat can store."""
@@ -118,9 +118,10 @@ DEADLINES = Table(
     "deadlines",
     METADATA,
     Column("table_id", String(32), primary_key=True),
-    Column("kind", String(16), primary_key=True),  # what runs out: 'clock', a turn clock
+    Column("kind", String(16), primary_key=True),  # what runs out: 'clock' or 'catch'
     Column("seat", Integer, nullable=False),  # whose time it is
     Column("due", Float, nullable=False),  # when it runs out (seconds since the epoch)
+    Column("data", Text, nullable=True),  # JSON: a catch window's motion and piece deadlines
 )
 
 

@@ -13,9 +13,11 @@ slowed playback; the window closes that long after the last piece lands, and the
 plays the empty catch for the person itself. Catches that arrive later are refused, so a
 changed client cannot catch late.
 
-A restart loses the window (the motion is not stored, only the outcome): a table found in a
-person's catch when the server starts gets the empty catch at once, as if the window had
-closed (see `server.tables`).
+The open window is stored with its show (`Show.to_json`, as a deadline of kind 'catch';
+`server.scheduler`), so a restarted server, or a worker that takes the table over, reopens it
+with the time it has left and sends the motion to clients that connect while it plays. A
+window that ran out meanwhile, or was never stored, gets the empty catch at once (see
+`server.tables` and `server.news`).
 """
 
 from __future__ import annotations

@@ -286,13 +286,17 @@ class Store:
             chats = _counts(db, CHAT.c.n, table_ids)
         return {t: (versions.get(t, 0), chats.get(t, 0), closed[t]) for t in closed}
 
-    # --- deadlines (a turn clock that runs on after a restart) -------------------------------
-    def set_deadline(self, table_id: str, kind: str, seat: int, due: float) -> None:
-        """Keep when `seat`'s time of `kind` at the table runs out (replacing the last)."""
+    # --- deadlines (turn clocks and catch windows that run on after a restart) --------------
+    def set_deadline(
+        self, table_id: str, kind: str, seat: int, due: float, data: str | None = None
+    ) -> None:
+        """Keep when `seat`'s time of `kind` at the table runs out, with what else it needs
+        (`data`, JSON), replacing the last."""
         with self.engine.begin() as db:
             mine = (DEADLINES.c.table_id == table_id) & (DEADLINES.c.kind == kind)
             db.execute(delete(DEADLINES).where(mine))
-            db.execute(insert(DEADLINES).values(table_id=table_id, kind=kind, seat=seat, due=due))
+            row = {"table_id": table_id, "kind": kind, "seat": seat, "due": due, "data": data}
+            db.execute(insert(DEADLINES).values(**row))
 
     def drop_deadline(self, table_id: str, kind: str) -> None:
         with self.engine.begin() as db:
@@ -308,6 +312,15 @@ class Store:
         with self.engine.connect() as db:
             rows = db.execute(query)
             return {r.table_id: (r.seat, r.due) for r in rows}
+
+    def deadline_data(self, kind: str, table_id: str | None = None) -> dict[str, str]:
+        """Each table's (or one table's) data stored with its deadline of `kind`."""
+        mine = (DEADLINES.c.kind == kind) & DEADLINES.c.data.is_not(None)
+        if table_id is not None:
+            mine &= DEADLINES.c.table_id == table_id
+        with self.engine.connect() as db:
+            rows = db.execute(select(DEADLINES.c.table_id, DEADLINES.c.data).where(mine))
+            return {r.table_id: r.data for r in rows}
 
 
 def _seats(db: Connection, table_id: str) -> list[SeatRow]:

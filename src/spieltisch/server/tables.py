@@ -2,9 +2,10 @@
 another worker made one, after a failed save), keeping the latest finished games and reading
 an older one again on demand, closing idle tables and forgetting closed ones.
 
-A restart loses nothing: every table is rebuilt by replaying its stored actions, and a turn
-clock that was running is taken up with its stored deadline. A person's catch window does not
-survive a restart (its motion is not stored): the catch is closed empty at once.
+A restart loses nothing: every table is rebuilt by replaying its stored actions, a turn
+clock that was running is taken up with its stored deadline, and a person's open catch window
+with its stored motion and deadlines; a catch window that ran out while the server was down
+(or was not stored) is closed empty at once.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy.exc import SQLAlchemyError
 
 from spieltisch.server.common import TableError, is_tutorial, reason
-from spieltisch.server.scheduler import CLOCK
+from spieltisch.server.scheduler import CATCH, CLOCK, open_window_of
 from spieltisch.server.store import EntryRow, SeatRow, TableRow
 from spieltisch.server.table import LiveTable
 
@@ -42,10 +43,12 @@ class TableKeeper:
 
     def load(self) -> None:
         """Rebuild every stored table (after a restart, from the same states), with its turn
-        clock; a table that cannot be rebuilt is marked broken and the others start."""
+        clock and catch window; a table that cannot be rebuilt is marked broken and the others
+        start. (The windows are read first: a table read after is at least as new.)"""
+        catches = self.lobby.store.deadline_data(CATCH)
         clocks = self.lobby.store.deadlines(CLOCK)
         for table_id in self.lobby.store.table_ids():
-            table = self.add(table_id, at_start=True)
+            table = self.add(table_id, at_start=True, catch=catches.get(table_id))
             if table is not None:
                 self.lobby.scheduler.restore_clock(table, clocks.get(table_id))
         self.lobby.broken.update(self.lobby.store.broken())
@@ -85,18 +88,22 @@ class TableKeeper:
         found = (lobby.tables, lobby.closed, lobby.broken, lobby.unavailable, lobby.stored_away)
         return any(table_id in where for where in found)
 
-    def add(self, table_id: str, at_start: bool = False) -> LiveTable | None:
-        """The one way a stored table comes into memory, at start-up (`at_start`) or when
-        another worker made it. Whatever fails while reading or replaying it (bad JSON, bad
-        text, rules that refuse a stored move) marks it broken, and None is returned; only a
-        database that cannot be reached at all stops the caller. At start-up the table is
-        also marked broken in the database; a table another worker made is only skipped
-        here (that worker may run a newer version that can load it)."""
+    def add(
+        self, table_id: str, at_start: bool = False, catch: str | None = None
+    ) -> LiveTable | None:
+        """The one way a stored table comes into memory, at start-up (`at_start`, with its
+        stored catch window) or when another worker made it. Whatever fails while reading or
+        replaying it (bad JSON, bad text, rules that refuse a stored move) marks it broken,
+        and None is returned; only a database that cannot be reached at all stops the caller.
+        At start-up the table is also marked broken in the database; a table another worker
+        made is only skipped here (that worker may run a newer version that can load it)."""
         try:
             row = self.lobby.store.table(table_id)
             if row is None:
                 return None
             table = self.read(row)
+            if at_start:
+                self.lobby.scheduler.restore_catch(table, catch)
             if at_start and not self.lobby.site.shared:  # else its owner does (`gained`)
                 self.close_lost_catch(table)
                 self.roll_lost_chance(table)
@@ -126,10 +133,10 @@ class TableKeeper:
         return table
 
     def close_lost_catch(self, table: LiveTable) -> None:
-        """A person's catch window does not survive a restart (its motion is not stored):
-        the catch is closed empty at once, as if the window had run out."""
-        seat = table.catcher()
-        if seat is None:
+        """A person's catch window that was not stored, or ran out while the server was down,
+        is closed empty at once; a stored one still open runs on (`Scheduler.schedule`)."""
+        seat, window = table.catcher(), open_window_of(table)
+        if seat is None or (window is not None and self.lobby.clock.now() < window.closes):
             return
         table.event("catch_lost", {"seat": seat}, None)
         table.play(seat, "catch none")

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy.exc import IntegrityError
 
 from spieltisch.server.common import TableError, reason
-from spieltisch.server.scheduler import CLOCK
+from spieltisch.server.scheduler import CATCH, CLOCK
 from spieltisch.server.store import EntryRow, SeatRow
 from spieltisch.server.table import LiveTable
 
@@ -169,6 +169,8 @@ class Writer:
             return
         finally:
             self.reloading.discard(table_id)
+        if table.show is not None and table.show.version <= fresh.version:
+            fresh.show = table.show  # the motion the clients play, with its catch window
         self.lobby.tables[table_id] = fresh
 
     def in_background(self, work: Awaitable[None]) -> None:
@@ -204,6 +206,7 @@ class Writer:
                 store = self.lobby.store
                 clocks = await self.lobby.storage.read(store.deadlines, CLOCK, table_id)
                 clock = clocks.get(table_id)
+                catches = await self.lobby.storage.read(store.deadline_data, CATCH, table_id)
             except Exception:
                 delay = min(2 * delay, self.lobby.retry_most)
                 continue
@@ -211,6 +214,7 @@ class Writer:
             del self.lobby.unavailable[table_id]
             self.lobby.tables[table_id] = table
             self.lobby.scheduler.restore_clock(table, clock)  # its turn clock runs on
+            self.lobby.scheduler.restore_catch(table, catches.get(table_id))  # its catch too
             self.lobby.scheduler.schedule(table)
             await self.lobby.pusher.push(table)
             return
