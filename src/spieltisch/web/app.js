@@ -511,10 +511,7 @@ function tablePage(tableId, guided = false) {
     const names = table.seats.map(seatName);
     const marked = result.replaced_by_bot.map((seat) => table.seats[seat].name || names[seat]);
     return h("section", { class: "result panel", id: "result" },
-      h("h2", { text: t("table.result") }),
-      h("p", { class: "winner", text: t("table.won", { names: result.winners.map((w) => names[w]).join(", ") }) }),
-      h("table", {}, h("tbody", {}, table.seats.map((seat) => h("tr", { class: result.winners.includes(seat.seat) ? "won" : "" },
-        h("td", { text: names[seat.seat] }), h("td", { text: String(result.scores[seat.seat]) }))))),
+      ...resultWords(result, table, last.view),
       marked.length ? h("p", { class: "muted", text: t("table.marked", { names: marked.join(", ") }) }) : null,
       h("p", { class: "result-links" },
         h("a", { class: "button", href: `#/r/${tableId}`, id: "watch-replay", text: t("table.replay") }), " ",
@@ -572,7 +569,7 @@ function tablePage(tableId, guided = false) {
         you !== null && table.status !== "over" && !coach ? h("button", { class: "small", id: "leave", text: t("table.leave"), onclick: leave }) : null),
       h("p", { class: "offline-note", text: t("table.offline") }),
       skipButtons(),
-      coach ? coach.panel(table.title) : null,
+      coach ? coach.panel(table.title, table.seats.map(seatName)) : null,
       statusLine(),
       resultPanel(),
       h("div", { class: "table-body" }, board, h("aside", {}, seatsPanel(), logPanel(), coach ? null : drawChat())));
@@ -594,6 +591,22 @@ function tablePage(tableId, guided = false) {
     },
     redraw: draw,
   };
+}
+
+// The result of a game: the winners, and each seat's score under the game's own name for
+// it (with the pieces left where the game has a supply), for the live table and the replay.
+function resultWords(result, table, view) {
+  const names = table.seats.map(seatName);
+  const left = view && Array.isArray(view.supply_sizes) ? view.supply_sizes : null;
+  const scoreName = has(`result.score.${table.game}`) ? t(`result.score.${table.game}`) : t("result.score");
+  return [h("h2", { text: t("table.result") }),
+    h("p", { class: "winner", text: t("table.won", { names: result.winners.map((w) => names[w]).join(", ") }) }),
+    h("table", { class: "result-table" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("result.player") }), h("th", { scope: "col", text: scoreName }),
+        left ? h("th", { scope: "col", text: t("result.left") }) : null)),
+      h("tbody", {}, table.seats.map((seat) => h("tr", { class: result.winners.includes(seat.seat) ? "won" : "" },
+        h("td", { text: names[seat.seat] }), h("td", { class: "result-score", text: String(result.scores[seat.seat]) }),
+        left ? h("td", { class: "result-left", text: String(left[seat.seat]) }) : null))))];
 }
 
 export function logText(entry, names, view) {
@@ -677,6 +690,7 @@ function replayPage(tableId) {
         speedChoice()),
       h("p", { class: "status", id: "replay-step", text: t("replay.step", { n: step, total: last }) }),
       entry ? h("p", { class: "muted", text: logText(entry, names, view) }) : null,
+      step === last && data.result ? h("section", { class: "result panel", id: "replay-result" }, ...resultWords(data.result, data.table, current.view)) : null,
       board);
   }
 
