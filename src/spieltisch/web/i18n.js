@@ -370,7 +370,6 @@ const STRINGS = {
     "rr.intrudes.mast": "It would reach past the mast into another area: move it out (u ≥ {need}) or turn it.",
     "rr.intrudes.midships": "It would reach over midships into another quarter: move it out (u ≥ {need}) or turn it.",
     "rr.intrudes.centre_line": "It would reach over the centre line into another quarter: move it out (v ≥ {need}) or turn it.",
-    "rr.ghost_at": "Here: u {u}, v {v}, turned {yaw}°",
     "rr.starboard": "to starboard",
     "rr.port": "to port",
     "rr.bow_down": "bow down",
@@ -816,7 +815,6 @@ const STRINGS = {
     "rr.intrudes.mast": "Das ragt am Mast vorbei in einen anderen Bereich: weiter nach außen (u ≥ {need}) oder drehen.",
     "rr.intrudes.midships": "Das ragt über die Schiffsmitte in ein anderes Viertel: weiter nach außen (u ≥ {need}) oder drehen.",
     "rr.intrudes.centre_line": "Das ragt über die Mittellinie in ein anderes Viertel: weiter nach außen (v ≥ {need}) oder drehen.",
-    "rr.ghost_at": "Hier: u {u}, v {v}, gedreht {yaw}°",
     "rr.starboard": "nach Steuerbord",
     "rr.port": "nach Backbord",
     "rr.bow_down": "Bug unten",
@@ -1263,7 +1261,6 @@ const STRINGS = {
     "rr.intrudes.mast": "Il dépasserait le mât dans une autre zone : éloigne-le (u ≥ {need}) ou tourne-le.",
     "rr.intrudes.midships": "Il dépasserait le milieu du navire dans un autre quart : éloigne-le (u ≥ {need}) ou tourne-le.",
     "rr.intrudes.centre_line": "Il dépasserait la ligne médiane dans un autre quart : éloigne-le (v ≥ {need}) ou tourne-le.",
-    "rr.ghost_at": "Ici : u {u}, v {v}, tourné de {yaw}°",
     "rr.starboard": "à tribord",
     "rr.port": "à bâbord",
     "rr.bow_down": "proue basse",
@@ -1710,7 +1707,6 @@ const STRINGS = {
     "rr.intrudes.mast": "Sporgerebbe oltre l'albero in un'altra zona: spostalo in fuori (u ≥ {need}) o giralo.",
     "rr.intrudes.midships": "Sporgerebbe oltre il centro della nave in un altro quarto: spostalo in fuori (u ≥ {need}) o giralo.",
     "rr.intrudes.centre_line": "Sporgerebbe oltre la linea centrale in un altro quarto: spostalo in fuori (v ≥ {need}) o giralo.",
-    "rr.ghost_at": "Qui: u {u}, v {v}, girato di {yaw}°",
     "rr.starboard": "a dritta",
     "rr.port": "a sinistra",
     "rr.bow_down": "prua giù",
@@ -2156,7 +2152,6 @@ const STRINGS = {
     "rr.intrudes.mast": "Het zou langs de mast in een ander gebied steken: schuif het naar buiten (u ≥ {need}) of draai het.",
     "rr.intrudes.midships": "Het zou over het midden van het schip in een ander kwart steken: schuif het naar buiten (u ≥ {need}) of draai het.",
     "rr.intrudes.centre_line": "Het zou over de middellijn in een ander kwart steken: schuif het naar buiten (v ≥ {need}) of draai het.",
-    "rr.ghost_at": "Hier: u {u}, v {v}, {yaw}° gedraaid",
     "rr.starboard": "naar stuurboord",
     "rr.port": "naar bakboord",
     "rr.bow_down": "boeg omlaag",
@@ -2403,3 +2398,11 @@ export function optionDoc(game, option, fallback) {
 }
 
 export const ALL_STRINGS = STRINGS;
+
+/**
+ * A game's own strings, kept beside its view: { lang: { key: text } } joins the tables above.
+ * @param {{ [lang: string]: { [key: string]: string } }} words
+ */
+export function addWords(words) {
+  for (const [lang, strings] of Object.entries(words)) Object.assign(STRINGS[lang], strings);
+}

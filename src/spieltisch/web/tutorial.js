@@ -18,6 +18,7 @@ const theirs = (m) => m.to_move !== null && m.to_move !== m.you;
 const entryWith = (fresh, test) => fresh.find((entry) => test(entry.args || {}, entry));
 const who = (c, seat) => c.names[seat] || `#${seat + 1}`;
 const over = (c) => (c.now.result ? {} : null);
+const catching = (m) => Boolean(m.view) && m.view.phase === "catch" && mine(m);
 
 function kcStep(c, kind) {
   for (const entry of c.fresh) {
@@ -100,8 +101,6 @@ function tileTaken(c, test) {
   const found = entryWith(c.fresh, (args) => "tile" in args && test(args));
   return found ? { tile: found.args.tile, name: who(c, found.args.seat), victim: who(c, found.args.from ?? 0) } : null;
 }
-
-const catching = (m) => Boolean(m.view) && m.view.phase === "catch" && mine(m);
 
 // The learner's own catch is timed by the server: neither its motion nor its state is held.
 function urgent(message, you) {
