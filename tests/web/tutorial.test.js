@@ -27,8 +27,6 @@ const LEARNER_CATCHES = { phase: "catch", to_move: 0, captain: 0, active: 0, car
 /** A coach whose page shows what it is handed, as the table page does. */
 function coachWithPage() {
   const shown = [];
-  /** @type {ReturnType<typeof makeCoach>} */
-  let coach;
   let before = null;
   const show = (message) => {
     shown.push(message);
@@ -37,7 +35,7 @@ function coachWithPage() {
       before = message;
     }
   };
-  coach = makeCoach("t1", show, () => {}, () => {});
+  const coach = makeCoach("t1", show, () => {}, () => {});
   return { coach, shown };
 }
 
