@@ -181,3 +181,27 @@ def test_the_camera_cuts_with_reduced_motion(
     else:
         assert not turn["gliding"] and at == pytest.approx(later, abs=1e-6), turn
         assert not turn["damping"], turn
+
+
+def test_pointing_at_a_card_lights_and_names_its_area(browser: Browser, server: LiveServer) -> None:
+    """In the guided game's first round, hovering each card lights its area on the ship (and
+    only that one), turns the camera to its side and names it; a screenshot per area."""
+    context = browser.new_context(locale="en-GB", viewport=SIZES["desktop"])
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(server.url)
+    page.click("#learn-riffraff")
+    page.wait_for_function("window.riffraffTable && riffraffTable.ready()")
+    page.wait_for_selector(".rr-hand [data-action^='card ']")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for card in range(1, 11):
+        page.hover(f"[data-action='card {card}']")
+        page.wait_for_function("!riffraffTable.cameraMoving()")
+        lit = page.evaluate("riffraffTable.ship().areaMarks.map((mark) => mark.visible)")
+        assert lit == [area == card for area in range(1, 11)], (card, lit)
+        assert page.inner_text("#rr-card-area").startswith(f"Card {card} loads here: ")
+        page.locator(".rr-layout").screenshot(path=str(ARTIFACTS / f"riffraff-area-{card}.png"))
+    page.mouse.move(5, 5)
+    assert page.inner_text("#rr-card-area") == ""
+    assert not any(page.evaluate("riffraffTable.ship().areaMarks.map((mark) => mark.visible)"))
+    context.close()
