@@ -225,6 +225,11 @@ def test_an_intruding_placement_is_refused(browser: Browser, real: LiveServer) -
     page.mouse.wheel(0, 100)  # the wheel turns the piece
     page.keyboard.press("e")  # and so does E
     assert page.evaluate("riffraffTable.placing().yaw") == 30
+    # where the ghost is, in plain words (not coordinates)
+    assert (
+        page.inner_text("#rr-ghost-state")
+        == "Here: at the end of the yard, in the middle, turned 30°"
+    )
     before = version(page)
     intruding = "{piece: 'plank', u: 0.05, v: 0, yaw: 0, face: 'up'}"
     assert page.evaluate(f"riffraffTable.sendPlacement({intruding}, false)") is False
