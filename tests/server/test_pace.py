@@ -6,6 +6,7 @@ whether a bot has moved, so nothing depends on how fast the machine is."""
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -129,11 +130,15 @@ async def karolinchen_rolls(path: Path) -> list[int]:
         before = _rolls(lobby.tables[table.id])
         await settle()
         clock.advance(DELAY)
-        await until(lambda before=before: _rolls(lobby.tables[table.id]) > before)
+        await until(partial(_rolled_since, lobby, table.id, before))
         rolls_per_step.append(_rolls(lobby.tables[table.id]) - before)
     await lobby.close()
     lobby.store.close()
     return rolls_per_step
+
+
+def _rolled_since(lobby: Lobby, table_id: str, before: int) -> bool:
+    return _rolls(lobby.tables[table_id]) > before
 
 
 def _rolls(table: LiveTable) -> int:

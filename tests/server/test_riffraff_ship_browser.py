@@ -205,3 +205,49 @@ def test_pointing_at_a_card_lights_and_names_its_area(browser: Browser, server: 
     assert page.inner_text("#rr-card-area") == ""
     assert not any(page.evaluate("riffraffTable.ship().areaMarks.map((mark) => mark.visible)"))
     context.close()
+
+
+# The screen box of an area's four corners and of the canvas, the camera having glided to the
+# close look at that area (the look a person placing there gets).
+CLOSE_LOOK = """async (area) => {
+  const ship = riffraffTable.ship();
+  ship.focus(area, true);
+  await new Promise((done) => {
+    const wait = () => (riffraffTable.cameraMoving() ? requestAnimationFrame(wait) : done());
+    wait();
+  });
+  const corners = [[0, -1], [0, 1], [1, 1], [1, -1]].map(([u, v]) => ship.screenOf(area, u, v));
+  const xs = corners.map((c) => c.x), ys = corners.map((c) => c.y);
+  let twice = 0; // the corners' quadrilateral on the screen, by the shoelace formula
+  corners.forEach((c, i) => {
+    const d = corners[(i + 1) % 4];
+    twice += c.x * d.y - d.x * c.y;
+  });
+  const box = ship.canvas.getBoundingClientRect();
+  return { left: Math.min(...xs), right: Math.max(...xs), top: Math.min(...ys),
+           bottom: Math.max(...ys), share: Math.abs(twice) / 2 / (box.width * box.height),
+           canvas: { left: box.left, right: box.right, top: box.top, bottom: box.bottom } };
+}"""
+
+
+FIRST_YARD_AREA = 5
+YARD_SHARE = 0.011
+"""The least share of the picture a yard's half covers in its close look."""
+
+
+def test_each_area_is_seen_well_when_loaded(browser: Browser, server: LiveServer) -> None:
+    """The close look at each area shows all of it, big enough to aim at: a yard is seen from
+    fore or aft and above (along it, it would be a sliver at the edge); a screenshot each."""
+    page = ship_page(browser, server, "desktop", "reduce")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for area in range(1, 11):
+        seen = page.evaluate(CLOSE_LOOK, area)
+        page.locator("canvas.rr-canvas").screenshot(
+            path=str(ARTIFACTS / f"riffraff-close-{area}.png")
+        )
+        canvas = seen["canvas"]
+        assert canvas["left"] <= seen["left"] and seen["right"] <= canvas["right"], (area, seen)
+        assert canvas["top"] <= seen["top"] and seen["bottom"] <= canvas["bottom"], (area, seen)
+        if area >= FIRST_YARD_AREA:  # looked at along the yard, a half covered 0.4 % to 0.7 %
+            assert seen["share"] >= YARD_SHARE, (area, seen["share"])
+    page.context.close()
