@@ -128,7 +128,7 @@ async def karolinchen_rolls(path: Path) -> list[int]:
     rolls_per_step = [_rolls(lobby.tables[table.id])]
     for _ in range(6):
         before = _rolls(lobby.tables[table.id])
-        await settle()
+        await until(clock.sleeping)  # the next roll waits for its pause (after any storing)
         clock.advance(DELAY)
         await until(partial(_rolled_since, lobby, table.id, before))
         rolls_per_step.append(_rolls(lobby.tables[table.id]) - before)

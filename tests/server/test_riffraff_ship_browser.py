@@ -231,8 +231,9 @@ CLOSE_LOOK = """async (area) => {
 
 
 FIRST_YARD_AREA = 5
-YARD_SHARE = 0.011
-"""The least share of the picture a yard's half covers in its close look."""
+YARD_SHARE = 0.0075
+"""The least share of the picture a yard's half covers in its close look (seen from fore or
+aft: 0.8 % to 1.7 %; looked at along the yards, the port halves covered 0.4 % to 0.7 %)."""
 
 
 def test_each_area_is_seen_well_when_loaded(browser: Browser, server: LiveServer) -> None:
@@ -248,6 +249,6 @@ def test_each_area_is_seen_well_when_loaded(browser: Browser, server: LiveServer
         canvas = seen["canvas"]
         assert canvas["left"] <= seen["left"] and seen["right"] <= canvas["right"], (area, seen)
         assert canvas["top"] <= seen["top"] and seen["bottom"] <= canvas["bottom"], (area, seen)
-        if area >= FIRST_YARD_AREA:  # looked at along the yard, a half covered 0.4 % to 0.7 %
+        if area >= FIRST_YARD_AREA:
             assert seen["share"] >= YARD_SHARE, (area, seen["share"])
     page.context.close()
