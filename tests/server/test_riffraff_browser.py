@@ -294,6 +294,12 @@ def test_a_whole_game_against_the_careful_bot(browser: Browser, quick: LiveServe
     shot_of_the_ship(page, "riffraff-result")
     assert page.inner_text("#result .winner")
     assert page.get_attribute("#rr-heel", "data-roll") is not None
+    # the score says what it counts: pieces got rid of (more is better), and pieces left
+    headings = page.locator("#result th").all_inner_texts()
+    assert headings == ["Player", "Pieces got rid of", "Pieces left"]
+    assert page.locator("#result .result-left").count() == 2
+    assert " left" in page.inner_text(".seat.mine .score")
+    page.screenshot(path=str(ARTIFACTS / "riffraff-result-page.png"), full_page=True)
 
 
 def test_the_ship_on_a_phone(browser: Browser, quick: LiveServer) -> None:

@@ -447,7 +447,7 @@ function tablePage(tableId, guided = false) {
       },
       h("span", { class: "seat-name", text: seatName(seat), title: seat.bot?.includes(":") ? seat.bot : null }),
       seat.seat === you ? h("span", { class: "badge", text: t("table.you") }) : null,
-      scores ? h("span", { class: "score", text: String(scores[seat.seat]) }) : null,
+      scores ? seatScore(table.game, view, seat.seat) : null,
       seat.open && canJoin ? h("button", { class: "primary", text: t("table.join"), onclick: () => join(seat.seat) }) : null))),
       table.seats.some((seat) => seat.bot) && table.pace
         ? h("p", { class: "muted pace-note", id: "table-pace", text: t("table.pace", { pace: t(`pace.${table.pace}`) }) })
@@ -591,6 +591,16 @@ function tablePage(tableId, guided = false) {
     },
     redraw: draw,
   };
+}
+
+// A seat's score beside its name, said with what it counts (a number alone can mislead: in
+// Riff Raff more is better, as it counts the pieces got rid of).
+function seatScore(game, view, seat) {
+  const score = view.scores[seat];
+  const what = has(`result.score.${game}`) ? t(`result.score.${game}`) : t("result.score");
+  const left = Array.isArray(view.supply_sizes) ? view.supply_sizes[seat] : null;
+  const text = left === null ? String(score) : t("table.score_left", { n: score, left });
+  return h("span", { class: "score", title: `${what}: ${score}`, text });
 }
 
 // The result of a game: the winners, and each seat's score under the game's own name for
