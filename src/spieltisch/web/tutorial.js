@@ -41,13 +41,13 @@ const LESSONS = {
     { id: "steal", at: ".board [data-action='steal']", when: (c) => (mine(c.now) && legal(c.now).includes("steal")
       ? { tile: c.now.view.stop.steal.tile, name: who(c, c.now.view.stop.steal.from) } : null) },
     { id: "your_tile", at: ".board .stack.mine", when: (c) => tileTaken(c, (args) => args.seat === c.now.you) },
-    { id: "stolen", when: (c) => tileTaken(c, (args) => args.from === c.now.you) },
-    { id: "bot_tile", when: (c) => tileTaken(c, (args) => args.seat !== c.now.you && args.from !== c.now.you) },
-    { id: "failed", when: (c) => {
+    { id: "stolen", at: ".board .stack.mine", when: (c) => tileTaken(c, (args) => args.from === c.now.you) },
+    { id: "bot_tile", at: ".board .stack:not(.mine)", when: (c) => tileTaken(c, (args) => args.seat !== c.now.you && args.from !== c.now.you) },
+    { id: "failed", at: ".board .grill", when: (c) => {
       const found = entryWith(c.fresh, (args) => "returned" in args || "turned_down" in args);
       return found ? { name: who(c, found.args.seat) } : null;
     } },
-    { id: "bot_turn", when: (c) => (theirs(c.now) && c.now.view.state.rolled.some(Boolean) ? { name: who(c, c.now.to_move) } : null) },
+    { id: "bot_turn", at: ".board .dice-row", when: (c) => (theirs(c.now) && c.now.view.state.rolled.some(Boolean) ? { name: who(c, c.now.to_move) } : null) },
     { id: "over", when: over },
   ],
   karolinchen: [
@@ -60,16 +60,16 @@ const LESSONS = {
       return found ? { name: who(c, found.args.seat) } : null;
     } },
     { id: "take", at: ".board .kc-player .kc-cards", when: (c) => kcStep(c, "take") },
-    { id: "none", when: (c) => kcStep(c, "none") },
+    { id: "none", at: ".board .kc-middle", when: (c) => kcStep(c, "none") },
     { id: "choose", at: ".board .kc-hand-card.choosable", when: (c) => (mine(c.now) && legal(c.now).some((a) => a.startsWith("lay ")) ? {} : null) },
     { id: "eat", at: ".board .kc-worm", when: (c) => kcStep(c, "eat") },
-    { id: "grow", when: (c) => kcStep(c, "grow") },
+    { id: "grow", at: ".board .kc-worm", when: (c) => kcStep(c, "grow") },
     { id: "over", when: over },
   ],
   riffraff: [
     { id: "welcome", when: () => ({}) },
     { id: "cards", at: ".board .rr-hand", when: (c) => (mine(c.now) && c.now.view.phase === "cards" ? {} : null) },
-    { id: "captain", when: (c) => {
+    { id: "captain", at: ".board .rr-seats", when: (c) => {
       const view = c.now.view;
       const shown = view.phase !== "cards" && view.phase !== "over" && view.captain !== null;
       return shown ? { name: who(c, view.captain), card: view.cards.latest[view.captain] } : null;
@@ -82,12 +82,12 @@ const LESSONS = {
     } },
     // first of all while the learner's own cargo falls (and the fall waits, slowed down)
     { id: "catch", at: ".board #rr-stage", first: true, when: (c) => (catching(c.now) ? {} : null) },
-    { id: "fall", when: (c) => (!catching(c.now) && entryWith(c.fresh, (args) => Array.isArray(args.fell) && args.fell.length) ? {} : null) },
-    { id: "caught", when: (c) => {
+    { id: "fall", at: ".board #rr-stage", when: (c) => (!catching(c.now) && entryWith(c.fresh, (args) => Array.isArray(args.fell) && args.fell.length) ? {} : null) },
+    { id: "caught", at: "#game-log ol", when: (c) => {
       const found = entryWith(c.fresh, (args) => Array.isArray(args.caught) && args.caught.length);
       return found ? { name: who(c, found.args.seat) } : null;
     } },
-    { id: "supply", when: (c) => {
+    { id: "supply", at: ".board .rr-seats", when: (c) => {
       const found = entryWith(c.fresh, (args) => Array.isArray(args.supply) && args.supply.length + args.back.length);
       return found ? { name: who(c, found.args.seat), n: found.args.supply.length + found.args.back.length } : null;
     } },
