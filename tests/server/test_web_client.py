@@ -16,13 +16,20 @@ LANGUAGES = ("en", "de", "fr", "it", "nl")
 
 
 def language_keys() -> dict[str, set[str]]:
-    text = (WEB_DIR / "i18n.js").read_text(encoding="utf-8")
-    found: dict[str, set[str]] = {}
-    for language in LANGUAGES:
-        start = text.index(f"\n  {language}: {{")
-        end = text.index("\n  },", start)
-        keys = set(re.findall(r'^\s+"([\w.]+)":', text[start:end], re.MULTILINE))
-        found[language] = {k for k in keys if not k.endswith("_one")}
+    """Each language's keys: those of i18n.js and those a game's module adds beside its view
+    (`addWords({ en: {...}, ... })`)."""
+    found: dict[str, set[str]] = {language: set() for language in LANGUAGES}
+    for path in [WEB_DIR / "i18n.js", *own_modules()]:
+        text = path.read_text(encoding="utf-8")
+        if path.name != "i18n.js" and "\naddWords({" not in text:
+            continue
+        if path.name != "i18n.js":
+            text = text[text.index("\naddWords({") :]
+        for language in LANGUAGES:
+            start = text.index(f"\n  {language}: {{")
+            end = text.index("\n  },", start)
+            keys = set(re.findall(r'^\s+"([\w.]+)":', text[start:end], re.MULTILINE))
+            found[language] |= {k for k in keys if not k.endswith("_one")}
     return found
 
 
