@@ -77,6 +77,10 @@ def test_a_person_plays_a_whole_game_against_a_bot(browser: Browser, server: Liv
     assert page.inner_text("#replay-step").startswith("Step 2 of")
     page.click("#replay-last")
     shot(page, "pickomino-replay")
+    # the last step says who won, with each seat's worms
+    assert page.inner_text("#replay-result .winner").endswith(" won!")
+    assert page.inner_text("#replay-result th:nth-child(2)") == "Worms"
+    assert page.locator("#replay-result .result-score").count() == 2
     page.click("#replay-first")
     page.select_option("#replay-speed", "4")
     page.click("#replay-play")  # the replay plays by itself

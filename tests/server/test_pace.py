@@ -6,14 +6,16 @@ whether a bot has moved, so nothing depends on how fast the machine is."""
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from pathlib import Path
 
 import pytest
 
+from spieltisch.core.protocol import CHANCE
 from spieltisch.server.clock import ManualClock
 from spieltisch.server.lobby import BOT_PACES, Lobby, SeatSpec
 from spieltisch.server.store import Store
-from spieltisch.server.table import TableError
+from spieltisch.server.table import LiveTable, TableError
 from tests.server.helpers import client_for, make_table, threads
 from tests.server.test_clock import settle
 from tests.support.waits import until
@@ -113,3 +115,37 @@ def test_a_database_from_before_the_pace_plays_at_the_normal_pace(tmp_path: Path
     store = Store(f"sqlite:///{path}")
     assert [row.pace for row in store.tables()] == ["normal", "normal"]
     store.close()
+
+
+async def karolinchen_rolls(path: Path) -> list[int]:
+    """How many rolls each version of a Karolinchen table brought, the clock moved on by one
+    pause at a time (the person at seat 0 joins; rolls come at the table's pace)."""
+    clock = ManualClock()
+    lobby = new_lobby(path, clock)
+    seats = [SeatSpec(), SeatSpec("greedy")]
+    table = await lobby.create("karolinchen", {"start_seat": 0}, seats, seed=5)
+    await lobby.join(table.id, 0, "Kim")
+    rolls_per_step = [_rolls(lobby.tables[table.id])]
+    for _ in range(6):
+        before = _rolls(lobby.tables[table.id])
+        await until(clock.sleeping)  # the next roll waits for its pause (after any storing)
+        clock.advance(DELAY)
+        await until(partial(_rolled_since, lobby, table.id, before))
+        rolls_per_step.append(_rolls(lobby.tables[table.id]) - before)
+    await lobby.close()
+    lobby.store.close()
+    return rolls_per_step
+
+
+def _rolled_since(lobby: Lobby, table_id: str, before: int) -> bool:
+    return _rolls(lobby.tables[table_id]) > before
+
+
+def _rolls(table: LiveTable) -> int:
+    return sum(1 for e in table.entries if e.actor == CHANCE and str(e.action).startswith("="))
+
+
+def test_karolinchen_rolls_come_one_at_a_time_at_the_tables_pace(tmp_path: Path) -> None:
+    """No roll before the first pause is over, then one roll per pause (each its own state
+    and log line), not a burst of rolls up to the next decision."""
+    assert asyncio.run(karolinchen_rolls(tmp_path)) == [0, 1, 1, 1, 1, 1, 1]

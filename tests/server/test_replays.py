@@ -47,6 +47,10 @@ def test_a_replay_is_built_once_off_the_loop_and_kept(
     steps = plain.json()["steps"]
     assert len(steps) == len(plain.json()["record"]["actions"]) + 1
     assert plain.json()["table"]["status"] == "over"
+    # the last step is followed by the result: who won, with each seat's score
+    (finished,) = [t for t in client.get("/api/tables/finished").json() if t["id"] == table_id]
+    assert plain.json()["result"]["winners"] == finished["result"]["winners"]
+    assert plain.json()["result"]["scores"] == finished["result"]["scores"]
 
 
 def test_a_record_is_kept_encoded(client: TestClient) -> None:

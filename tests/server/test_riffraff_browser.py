@@ -225,6 +225,11 @@ def test_an_intruding_placement_is_refused(browser: Browser, real: LiveServer) -
     page.mouse.wheel(0, 100)  # the wheel turns the piece
     page.keyboard.press("e")  # and so does E
     assert page.evaluate("riffraffTable.placing().yaw") == 30
+    # where the ghost is, in plain words (not coordinates)
+    assert (
+        page.inner_text("#rr-ghost-state")
+        == "Here: at the end of the yard, in the middle, turned 30°"
+    )
     before = version(page)
     intruding = "{piece: 'plank', u: 0.05, v: 0, yaw: 0, face: 'up'}"
     assert page.evaluate(f"riffraffTable.sendPlacement({intruding}, false)") is False
@@ -289,6 +294,12 @@ def test_a_whole_game_against_the_careful_bot(browser: Browser, quick: LiveServe
     shot_of_the_ship(page, "riffraff-result")
     assert page.inner_text("#result .winner")
     assert page.get_attribute("#rr-heel", "data-roll") is not None
+    # the score says what it counts: pieces got rid of (more is better), and pieces left
+    headings = page.locator("#result th").all_inner_texts()
+    assert headings == ["Player", "Pieces got rid of", "Pieces left"]
+    assert page.locator("#result .result-left").count() == 2
+    assert " left" in page.inner_text(".seat.mine .score")
+    page.screenshot(path=str(ARTIFACTS / "riffraff-result-page.png"), full_page=True)
 
 
 def test_the_ship_on_a_phone(browser: Browser, quick: LiveServer) -> None:

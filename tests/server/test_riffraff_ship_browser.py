@@ -181,3 +181,74 @@ def test_the_camera_cuts_with_reduced_motion(
     else:
         assert not turn["gliding"] and at == pytest.approx(later, abs=1e-6), turn
         assert not turn["damping"], turn
+
+
+def test_pointing_at_a_card_lights_and_names_its_area(browser: Browser, server: LiveServer) -> None:
+    """In the guided game's first round, hovering each card lights its area on the ship (and
+    only that one), turns the camera to its side and names it; a screenshot per area."""
+    context = browser.new_context(locale="en-GB", viewport=SIZES["desktop"])
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(server.url)
+    page.click("#learn-riffraff")
+    page.wait_for_function("window.riffraffTable && riffraffTable.ready()")
+    page.wait_for_selector(".rr-hand [data-action^='card ']")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for card in range(1, 11):
+        page.hover(f"[data-action='card {card}']")
+        page.wait_for_function("!riffraffTable.cameraMoving()")
+        lit = page.evaluate("riffraffTable.ship().areaMarks.map((mark) => mark.visible)")
+        assert lit == [area == card for area in range(1, 11)], (card, lit)
+        assert page.inner_text("#rr-card-area").startswith(f"Card {card} loads here: ")
+        page.locator(".rr-layout").screenshot(path=str(ARTIFACTS / f"riffraff-area-{card}.png"))
+    page.mouse.move(5, 5)
+    assert page.inner_text("#rr-card-area") == ""
+    assert not any(page.evaluate("riffraffTable.ship().areaMarks.map((mark) => mark.visible)"))
+    context.close()
+
+
+# The screen box of an area's four corners and of the canvas, the camera having glided to the
+# close look at that area (the look a person placing there gets).
+CLOSE_LOOK = """async (area) => {
+  const ship = riffraffTable.ship();
+  ship.focus(area, true);
+  await new Promise((done) => {
+    const wait = () => (riffraffTable.cameraMoving() ? requestAnimationFrame(wait) : done());
+    wait();
+  });
+  const corners = [[0, -1], [0, 1], [1, 1], [1, -1]].map(([u, v]) => ship.screenOf(area, u, v));
+  const xs = corners.map((c) => c.x), ys = corners.map((c) => c.y);
+  let twice = 0; // the corners' quadrilateral on the screen, by the shoelace formula
+  corners.forEach((c, i) => {
+    const d = corners[(i + 1) % 4];
+    twice += c.x * d.y - d.x * c.y;
+  });
+  const box = ship.canvas.getBoundingClientRect();
+  return { left: Math.min(...xs), right: Math.max(...xs), top: Math.min(...ys),
+           bottom: Math.max(...ys), share: Math.abs(twice) / 2 / (box.width * box.height),
+           canvas: { left: box.left, right: box.right, top: box.top, bottom: box.bottom } };
+}"""
+
+
+FIRST_YARD_AREA = 5
+YARD_SHARE = 0.0075
+"""The least share of the picture a yard's half covers in its close look (seen from fore or
+aft: 0.8 % to 1.7 %; looked at along the yards, the port halves covered 0.4 % to 0.7 %)."""
+
+
+def test_each_area_is_seen_well_when_loaded(browser: Browser, server: LiveServer) -> None:
+    """The close look at each area shows all of it, big enough to aim at: a yard is seen from
+    fore or aft and above (along it, it would be a sliver at the edge); a screenshot each."""
+    page = ship_page(browser, server, "desktop", "reduce")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for area in range(1, 11):
+        seen = page.evaluate(CLOSE_LOOK, area)
+        page.locator("canvas.rr-canvas").screenshot(
+            path=str(ARTIFACTS / f"riffraff-close-{area}.png")
+        )
+        canvas = seen["canvas"]
+        assert canvas["left"] <= seen["left"] and seen["right"] <= canvas["right"], (area, seen)
+        assert canvas["top"] <= seen["top"] and seen["bottom"] <= canvas["bottom"], (area, seen)
+        if area >= FIRST_YARD_AREA:
+            assert seen["share"] >= YARD_SHARE, (area, seen["share"])
+    page.context.close()

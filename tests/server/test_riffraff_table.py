@@ -13,7 +13,13 @@ import pytest
 from spieltisch.games.riffraff.data import SHIP
 from spieltisch.server import create_app, webfiles
 from spieltisch.server.clock import ManualClock
-from spieltisch.server.settle import CatchTiming, Fall, merged_spans, playback_time
+from spieltisch.server.settle import (
+    GUIDED_SLOWER,
+    CatchTiming,
+    Fall,
+    merged_spans,
+    playback_time,
+)
 from tests.server.database import db_url
 from tests.server.helpers import TestClient, join, threads
 
@@ -304,3 +310,20 @@ def test_the_log_tells_everybody_the_placement_and_its_fall_but_not_the_cards(
     cards = [next(e for e in log if e["key"] == "move" and e["args"]["seat"] == 0) for log in logs]
     assert cards[0]["args"]["action"] == "card 9"
     assert "action" not in cards[1]["args"] and "action" not in cards[2]["args"]
+
+
+def test_a_guided_game_plays_falls_slower_still(client: TestClient) -> None:
+    """In "Learn to play" falling cargo plays `GUIDED_SLOWER` times slower than at a usual
+    table, so that the learner reads "Catch!" while the first pieces fall."""
+    joined = client.post("/api/tutorials", json={"game": "riffraff", "name": "Ada", "seed": 5})
+    assert joined.status_code == 201, joined.text
+    table, token = joined.json()["table"]["id"], joined.json()["token"]
+    (learner,) = sockets(client, table, token)
+    with learner:
+        state = receive(learner)
+        act(learner, "card 10", state["version"])
+        while state["view"]["phase"] != "place" or state["to_move"] != 0:
+            state = receive(learner)
+        act(learner, "place barrel u=1", state["version"])
+        show = receive(learner, "settle")
+    assert show["slow_motion"] == pytest.approx(TIMING.slow_motion * GUIDED_SLOWER)

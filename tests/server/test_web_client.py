@@ -16,10 +16,17 @@ LANGUAGES = ("en", "de", "fr", "it", "nl")
 
 
 def language_keys() -> dict[str, set[str]]:
-    """The keys of each language in i18n.js and the modules of strings it adds (i18n_*.js)."""
+    """Each language's keys: those of i18n.js, of the modules of strings it adds (i18n_*.js),
+    and those a game's module adds beside its view (`addWords({ en: {...}, ... })`)."""
     found: dict[str, set[str]] = {language: set() for language in LANGUAGES}
-    for path in sorted(WEB_DIR.glob("i18n*.js")):
+    for path in sorted(set(WEB_DIR.glob("i18n*.js")) | set(own_modules())):
         text = path.read_text(encoding="utf-8")
+        if not path.name.startswith("i18n"):
+            if "
+addWords({" not in text:
+                continue
+            text = text[text.index("
+addWords({") :]
         for language in LANGUAGES:
             start = text.index(f"\n  {language}: {{")
             end = text.index("\n  },", start)

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, test } from "node:test";
 
 import { freshPage } from "./page.js";
 import { ALL_STRINGS, botLabel, byStrength, formatNumber, optionDoc, sentence, setLanguage, t } from "../../src/spieltisch/web/i18n.js";
-import { heelText } from "../../src/spieltisch/web/games/riffraff_words.js";
+import { cardAreaText, heelText, placeText, turnText } from "../../src/spieltisch/web/games/riffraff_words.js";
 
 beforeEach(freshPage);
 afterEach(() => setLanguage("en"));
@@ -102,4 +102,27 @@ test("a percentage never breaks before its sign", () => {
   assert.ok(t("pk.win", { p: 40 }).startsWith(`40${NBSP}%`));
   setLanguage("fr");
   assert.ok(t("pk.fail", { p: 12 }).startsWith(`12${NARROW_NBSP}%`));
+});
+
+test("a Riff Raff placement reads in plain words, not as coordinates", () => {
+  assert.equal(placeText(7, 0.1, 0, 90), "Here: near the mast, in the middle, turned a quarter");
+  assert.equal(placeText(1, 0.9, 0.8, 0), "Here: near the bow, by the ship's side, not turned");
+  assert.equal(placeText(4, 0.5, -0.9, 180), "Here: halfway out, by the centre line, turned half round");
+  assert.equal(placeText(10, 0.95, 0.6, -45), "Here: at the end of the yard, on the fore edge, turned an eighth");
+  assert.equal(turnText(-90), "turned a quarter");
+  assert.equal(turnText(270), "turned a quarter");
+  assert.equal(turnText(30), "turned 30°");
+  setLanguage("de");
+  assert.equal(placeText(7, 0.1, 0, 90), "Hier: nah am Mast, in der Mitte, um eine Vierteldrehung gedreht");
+  setLanguage("fr");
+  assert.equal(cardAreaText(7), `La carte 7 charge ici${NBSP}: Vergue du milieu, moitié bâbord`);
+});
+
+test("Riff Raff's own words, kept beside its view, exist in all five languages", () => {
+  const own = Object.keys(ALL_STRINGS.en).filter((key) => /^rr\.(area|where|turn|card_area|ghost_where|choosing)/.test(key));
+  assert.ok(own.length >= 25, String(own.length));
+  for (const code of ["de", "fr", "it", "nl"]) {
+    for (const key of own) assert.ok(ALL_STRINGS[code][key], `${code} ${key}`);
+  }
+  for (let card = 1; card <= 10; card += 1) assert.ok(ALL_STRINGS.en[`rr.area.${card}`]);
 });

@@ -68,6 +68,9 @@ class GameHooks:
     """The review of a finished game as JSON, each decision with the `answers` that solve it
     as a puzzle (`server.reviews`); it may take seconds and runs beside the loop."""
     physics: Physics | None = None
+    paced_chance: bool = False
+    """Whether the game's chance outcomes (Karolinchen's rolls, one after another with no
+    decision between them) come one at a time at the table's pace, so people can follow."""
 
 
 NO_HOOKS = GameHooks()

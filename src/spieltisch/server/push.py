@@ -12,10 +12,10 @@ import contextlib
 import json
 from typing import TYPE_CHECKING
 
-from spieltisch.server.common import chat_json
+from spieltisch.server.common import chat_json, is_tutorial
 from spieltisch.server.connection import Connection
 from spieltisch.server.scheduler import Timers
-from spieltisch.server.settle import open_window
+from spieltisch.server.settle import open_window, timing_for
 from spieltisch.server.store import ChatRow
 from spieltisch.server.table import LiveTable
 
@@ -72,7 +72,8 @@ class Pusher:
             show.sent = now
             seat = table.catcher()
             if seat is not None and show.version == table.version:
-                show.window = open_window(show, seat, self.lobby.timing, now)
+                timing = timing_for(self.lobby.timing, is_tutorial(table))
+                show.window = open_window(show, seat, timing, now)
                 self.lobby.scheduler.open_catch(table, show)
         elif not joining:
             return

@@ -123,4 +123,10 @@ def _steps(snapshot: _Snapshot) -> dict[str, JsonValue]:
     for text, move, state in zip(record.actions, snapshot.moves, states[1:], strict=True):
         step = {"action": text, "actor": move.actor, "view": game.view(state, None)}
         steps.append({**step, "entry": table.log_entry(move, None)})  # the log's words
-    return {"record": record.to_json(), "table": snapshot.summary, "steps": steps, "chance": CHANCE}
+    return {
+        "record": record.to_json(),
+        "table": snapshot.summary,
+        "steps": steps,
+        "chance": CHANCE,
+        "result": table.result(),  # the winner and scores, shown at the last step
+    }

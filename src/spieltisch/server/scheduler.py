@@ -63,12 +63,14 @@ class Timers:
     catch_window: CatchWindow | None = None  # the window that `catch` closes
     catch_stored: bool = False  # a catch window may be stored: dropped once it is over
     physics: asyncio.Task[None] | None = None  # a Riff Raff placement's settle
+    roll: asyncio.Task[None] | None = None  # a paced roll (Karolinchen)
     deadline: float | None = None  # wall-clock time when the turn clock runs out
     clocked_seat: int | None = None
 
     def tasks(self) -> list[asyncio.Task[None]]:
         """The table's timer tasks that exist."""
-        return [t for t in (self.bot, self.clock, self.catch, self.physics) if t is not None]
+        tasks = (self.bot, self.clock, self.catch, self.physics, self.roll)
+        return [t for t in tasks if t is not None]
 
 
 class Scheduler:
@@ -87,6 +89,9 @@ class Scheduler:
         if tutorial_left(table) or not self.lobby.site.owns(table.id):
             return
         timers = self.lobby.timers.setdefault(table.id, Timers())
+        table.chance_pause = self.bot_pause(table)
+        if table.roll_due() and (timers.roll is None or timers.roll.done()):
+            timers.roll = self.supervised("roll", table.id, self.roll)
         if table.bot_to_move() is not None and (timers.bot is None or timers.bot.done()):
             timers.bot = self.supervised("bot turn", table.id, self.bot_turn)
         if table.physics_due() and (timers.physics is None or timers.physics.done()):
@@ -208,6 +213,16 @@ class Scheduler:
         )
         table.replace_bot(seat, stand_in, {"bot": spec, "reason": reason(error)})
         await self.lobby.changed(table)
+
+    async def roll(self, table_id: str) -> None:
+        """Draw a paced game's rolls one at a time, each after the table's pause, so each is
+        shown (and logged) by itself."""
+        while (table := self.lobby.tables[table_id]).roll_due() and not tutorial_left(table):
+            version = table.version
+            await self.lobby.clock.sleep(table.chance_pause)
+            if self.unchanged(table, version) and table.roll_due():
+                table.roll()
+                await self.lobby.changed(table)
 
     async def settle(self, table_id: str) -> None:
         """Run the physics of the chance node due (a Riff Raff placement) in the pool, then

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from spieltisch.core.protocol import JsonValue
@@ -39,6 +39,7 @@ __all__ = [
     "merged_spans",
     "open_window",
     "playback_time",
+    "timing_for",
     "window_json",
 ]
 
@@ -53,6 +54,16 @@ class CatchTiming:
     slow_motion: float = 4.0  # falling stretches play this many times slower
     margin: float = 0.6  # seconds after a piece lands that a catch still counts (network)
     speed: float = 1.0  # the whole playback this many times faster (quick tests and demos)
+
+
+GUIDED_SLOWER = 2.5
+"""In a guided first game falling cargo plays this many times slower still, so that the
+learner reads how to catch while the first pieces fall."""
+
+
+def timing_for(timing: CatchTiming, guided: bool) -> CatchTiming:
+    """The timing of a table's motions: slower still in a guided first game."""
+    return replace(timing, slow_motion=timing.slow_motion * GUIDED_SLOWER) if guided else timing
 
 
 @dataclass

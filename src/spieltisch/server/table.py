@@ -29,12 +29,13 @@ from spieltisch.server.common import (
     chat_json,
     check_bot_spec,
     hash_token,
+    is_tutorial,
     new_token,
     sentence,
     stand_in_bot,
 )
 from spieltisch.server.hooks import hooks_for, needs_physics, settle_with_motion
-from spieltisch.server.settle import CatchTiming, CatchWindow, Motion, Show, make_show
+from spieltisch.server.settle import CatchTiming, CatchWindow, Motion, Show, make_show, timing_for
 from spieltisch.server.store import ChatRow, EntryRow, SeatRow, Store, TableRow
 
 __all__ = [
@@ -79,6 +80,7 @@ class LiveTable:
     show: Show | None = None  # the latest placement's motion (Riff Raff), for the clients
     stories: dict[int, dict[str, JsonValue]] = field(default_factory=dict)  # seq -> told facts
     inline_physics: bool = True  # False: `run_chance` stops at physics for the lobby's pool
+    chance_pause: float = 0.0  # > 0: a paced game's rolls wait for the scheduler (`roll_due`)
     touched: float = 0.0  # when the table last changed (or was loaded), for idle closing
     _summary: tuple[int, dict[str, JsonValue]] | None = None
     _options: dict[str, JsonValue] = field(default_factory=dict)
@@ -229,6 +231,8 @@ class LiveTable:
         """Draw every chance outcome that is due now (the game must have started). Physics
         runs here only with `inline_physics`; else the table waits at it (`physics_due`)."""
         while self.started and self.game.to_move(self.state) == CHANCE:
+            if self.roll_due():
+                return
             if needs_physics(self.game, self.state):
                 if not self.inline_physics:
                     return
@@ -236,8 +240,16 @@ class LiveTable:
                 assert motion is not None
                 self.apply_motion(motion)
             else:
-                outcome = self.game.sample_chance(self.state, self.dice())
-                self._apply(CHANCE, outcome, self.game.apply(self.state, outcome))
+                self.roll()
+
+    def roll_due(self) -> bool:
+        """Whether a roll waits to be drawn at the table's pace (by `roll`, one at a time)."""
+        paced = self.chance_pause > 0 and hooks_for(self.game.name).paced_chance
+        return paced and self.started and self.game.to_move(self.state) == CHANCE
+
+    def roll(self) -> None:
+        outcome = self.game.sample_chance(self.state, self.dice())
+        self._apply(CHANCE, outcome, self.game.apply(self.state, outcome))
 
     def physics_due(self) -> bool:
         """Whether the table waits for a Riff Raff placement's physics."""
@@ -249,7 +261,7 @@ class LiveTable:
         state and `dice()`), keep its motion as the show, and roll the chance that follows."""
         state = self.game.apply(self.state, motion.outcome)
         self._apply(CHANCE, motion.outcome, state)
-        self.show = make_show(self.version, motion, self.timing)
+        self.show = make_show(self.version, motion, timing_for(self.timing, is_tutorial(self)))
         self.run_chance()
 
     # --- the catch window (Riff Raff, a person catching by hand) -----------------------------

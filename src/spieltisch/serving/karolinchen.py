@@ -25,4 +25,4 @@ def review_json(record: GameRecord) -> dict[str, Any]:
     return cards
 
 
-HOOKS = GameHooks(tutor="greedy", review=review_json)
+HOOKS = GameHooks(tutor="greedy", review=review_json, paced_chance=True)

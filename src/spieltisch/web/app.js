@@ -499,7 +499,7 @@ function tablePage(tableId, guided = false) {
       h("span", { class: "seat-name", text: seatName(seat), title: seat.bot?.includes(":") ? seat.bot : null }),
       accountMark(seat),
       seat.seat === you ? h("span", { class: "badge", text: t("table.you") }) : null,
-      scores ? h("span", { class: "score", text: String(scores[seat.seat]) }) : null,
+      scores ? seatScore(table.game, view, seat.seat) : null,
       seat.open && canJoin ? h("button", { class: "primary", text: t("table.join"), onclick: () => join(seat.seat) }) : null))),
       table.seats.some((seat) => seat.bot) && table.pace
         ? h("p", { class: "muted pace-note", id: "table-pace", text: t("table.pace", { pace: t(`pace.${table.pace}`) }) })
@@ -563,10 +563,7 @@ function tablePage(tableId, guided = false) {
     const names = table.seats.map(seatName);
     const marked = result.replaced_by_bot.map((seat) => table.seats[seat].name || names[seat]);
     return h("section", { class: "result panel", id: "result" },
-      h("h2", { text: t("table.result") }),
-      h("p", { class: "winner", text: t("table.won", { names: result.winners.map((w) => names[w]).join(", ") }) }),
-      h("table", {}, h("tbody", {}, table.seats.map((seat) => h("tr", { class: result.winners.includes(seat.seat) ? "won" : "" },
-        h("td", { text: names[seat.seat] }), h("td", { text: String(result.scores[seat.seat]) }))))),
+      ...resultWords(result, table, last.view),
       marked.length ? h("p", { class: "muted", text: t("table.marked", { names: marked.join(", ") }) }) : null,
       h("p", { class: "result-links" },
         h("a", { class: "button", href: `#/r/${tableId}`, id: "watch-replay", text: t("table.replay") }), " ",
@@ -624,7 +621,7 @@ function tablePage(tableId, guided = false) {
         you !== null && table.status !== "over" && !coach ? h("button", { class: "small", id: "leave", text: t("table.leave"), onclick: leave }) : null),
       h("p", { class: "offline-note", text: t("table.offline") }),
       skipButtons(),
-      coach ? coach.panel(table.title) : null,
+      coach ? coach.panel(table.title, table.seats.map(seatName)) : null,
       statusLine(),
       resultPanel(),
       h("div", { class: "table-body" }, board, h("aside", {}, seatsPanel(), logPanel(), coach ? null : drawChat())));
@@ -646,6 +643,32 @@ function tablePage(tableId, guided = false) {
     },
     redraw: draw,
   };
+}
+
+// A seat's score beside its name, said with what it counts (a number alone can mislead: in
+// Riff Raff more is better, as it counts the pieces got rid of).
+function seatScore(game, view, seat) {
+  const score = view.scores[seat];
+  const what = has(`result.score.${game}`) ? t(`result.score.${game}`) : t("result.score");
+  const left = Array.isArray(view.supply_sizes) ? view.supply_sizes[seat] : null;
+  const text = left === null ? String(score) : t("table.score_left", { n: score, left });
+  return h("span", { class: "score", title: `${what}: ${score}`, text });
+}
+
+// The result of a game: the winners, and each seat's score under the game's own name for
+// it (with the pieces left where the game has a supply), for the live table and the replay.
+function resultWords(result, table, view) {
+  const names = table.seats.map(seatName);
+  const left = view && Array.isArray(view.supply_sizes) ? view.supply_sizes : null;
+  const scoreName = has(`result.score.${table.game}`) ? t(`result.score.${table.game}`) : t("result.score");
+  return [h("h2", { text: t("table.result") }),
+    h("p", { class: "winner", text: t("table.won", { names: result.winners.map((w) => names[w]).join(", ") }) }),
+    h("table", { class: "result-table" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("result.player") }), h("th", { scope: "col", text: scoreName }),
+        left ? h("th", { scope: "col", text: t("result.left") }) : null)),
+      h("tbody", {}, table.seats.map((seat) => h("tr", { class: result.winners.includes(seat.seat) ? "won" : "" },
+        h("td", { text: names[seat.seat] }), h("td", { class: "result-score", text: String(result.scores[seat.seat]) }),
+        left ? h("td", { class: "result-left", text: String(left[seat.seat]) }) : null))))];
 }
 
 export function logText(entry, names, view) {
@@ -729,6 +752,7 @@ function replayPage(tableId) {
         speedChoice()),
       h("p", { class: "status", id: "replay-step", text: t("replay.step", { n: step, total: last }) }),
       entry ? h("p", { class: "muted", text: logText(entry, names, view) }) : null,
+      step === last && data.result ? h("section", { class: "result panel", id: "replay-result" }, ...resultWords(data.result, data.table, current.view)) : null,
       board);
   }
 

@@ -1,7 +1,10 @@
 // "Learn to play": a guided first game against a friendly bot. Each step of the game is
 // explained the first time it really happens: the lessons read the table's state messages and
 // new log entries, so they are right for any dice. While an explanation is open the bot's
-// moves wait in the browser and then follow one by one, so nothing runs away unread.
+// moves, the rolls and the ship's motion wait in the browser and then follow one by one, so
+// nothing runs away unread; only the learner's own catch of falling cargo is never held back
+// (its window is timed by the server, and slowed down in a guided game). Each explanation
+// outlines the control it talks about, and the game ends with a clear finish.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -15,6 +18,7 @@ const theirs = (m) => m.to_move !== null && m.to_move !== m.you;
 const entryWith = (fresh, test) => fresh.find((entry) => test(entry.args || {}, entry));
 const who = (c, seat) => c.names[seat] || `#${seat + 1}`;
 const over = (c) => (c.now.result ? {} : null);
+const catching = (m) => Boolean(m.view) && m.view.phase === "catch" && mine(m);
 
 function kcStep(c, kind) {
   for (const entry of c.fresh) {
@@ -28,61 +32,62 @@ function kcStep(c, kind) {
 // { now, before, fresh, names } and returns the lesson's words, or null while it does not apply.
 const LESSONS = {
   pickomino: [
-    { id: "welcome", when: (c) => (mine(c.now) && !c.now.view.state.kept.some(Boolean) ? {} : null) },
-    { id: "first_roll", when: (c) => (mine(c.now) && c.now.view.state.rolled.some(Boolean) ? {} : null) },
-    { id: "set_aside", when: (c) => (mine(c.now) && legal(c.now).includes("roll") && c.now.view.state.kept.some(Boolean)
+    { id: "welcome", at: ".board .dice-row", when: (c) => (mine(c.now) && !c.now.view.state.kept.some(Boolean) ? {} : null) },
+    { id: "first_roll", at: ".board .dice-group.choosable", when: (c) => (mine(c.now) && c.now.view.state.rolled.some(Boolean) ? {} : null) },
+    { id: "set_aside", at: ".board [data-action='roll'], .board [data-action='stop']", when: (c) => (mine(c.now) && legal(c.now).includes("roll") && c.now.view.state.kept.some(Boolean)
       ? { sum: c.now.view.sum, n: c.now.view.dice_left } : null) },
     { id: "worm_needed", when: (c) => (mine(c.now) && legal(c.now).includes("roll") && c.now.view.state.kept.some(Boolean) && !c.now.view.has_worm ? {} : null) },
-    { id: "take_tile", when: (c) => (mine(c.now) && legal(c.now).includes("grill") ? { sum: c.now.view.sum, tile: c.now.view.stop.grill } : null) },
-    { id: "steal", when: (c) => (mine(c.now) && legal(c.now).includes("steal")
+    { id: "take_tile", at: ".board [data-action='grill']", when: (c) => (mine(c.now) && legal(c.now).includes("grill") ? { sum: c.now.view.sum, tile: c.now.view.stop.grill } : null) },
+    { id: "steal", at: ".board [data-action='steal']", when: (c) => (mine(c.now) && legal(c.now).includes("steal")
       ? { tile: c.now.view.stop.steal.tile, name: who(c, c.now.view.stop.steal.from) } : null) },
-    { id: "your_tile", when: (c) => tileTaken(c, (args) => args.seat === c.now.you) },
-    { id: "stolen", when: (c) => tileTaken(c, (args) => args.from === c.now.you) },
-    { id: "bot_tile", when: (c) => tileTaken(c, (args) => args.seat !== c.now.you && args.from !== c.now.you) },
-    { id: "failed", when: (c) => {
+    { id: "your_tile", at: ".board .stack.mine", when: (c) => tileTaken(c, (args) => args.seat === c.now.you) },
+    { id: "stolen", at: ".board .stack.mine", when: (c) => tileTaken(c, (args) => args.from === c.now.you) },
+    { id: "bot_tile", at: ".board .stack:not(.mine)", when: (c) => tileTaken(c, (args) => args.seat !== c.now.you && args.from !== c.now.you) },
+    { id: "failed", at: ".board .grill", when: (c) => {
       const found = entryWith(c.fresh, (args) => "returned" in args || "turned_down" in args);
       return found ? { name: who(c, found.args.seat) } : null;
     } },
-    { id: "bot_turn", when: (c) => (theirs(c.now) && c.now.view.state.rolled.some(Boolean) ? { name: who(c, c.now.to_move) } : null) },
+    { id: "bot_turn", at: ".board .dice-row", when: (c) => (theirs(c.now) && c.now.view.state.rolled.some(Boolean) ? { name: who(c, c.now.to_move) } : null) },
     { id: "over", when: over },
   ],
   karolinchen: [
-    { id: "welcome", when: (c) => {
+    { id: "welcome", at: ".board .kc-player.mine .kc-cards", when: (c) => {
       const worm = c.now.view.worms[c.now.you];
       return worm && worm.current ? { fruit: t(`kc.fruit.${worm.current}`) } : null;
     } },
-    { id: "roll", when: (c) => {
+    { id: "roll", at: ".board .kc-middle", when: (c) => {
       const found = entryWith(c.fresh, (args, entry) => entry.key === "chance" && !args.deal && "seat" in args);
       return found ? { name: who(c, found.args.seat) } : null;
     } },
-    { id: "take", when: (c) => kcStep(c, "take") },
-    { id: "none", when: (c) => kcStep(c, "none") },
-    { id: "choose", when: (c) => (mine(c.now) && legal(c.now).some((a) => a.startsWith("lay ")) ? {} : null) },
-    { id: "eat", when: (c) => kcStep(c, "eat") },
-    { id: "grow", when: (c) => kcStep(c, "grow") },
+    { id: "take", at: ".board .kc-player .kc-cards", when: (c) => kcStep(c, "take") },
+    { id: "none", at: ".board .kc-middle", when: (c) => kcStep(c, "none") },
+    { id: "choose", at: ".board .kc-hand-card.choosable", when: (c) => (mine(c.now) && legal(c.now).some((a) => a.startsWith("lay ")) ? {} : null) },
+    { id: "eat", at: ".board .kc-worm", when: (c) => kcStep(c, "eat") },
+    { id: "grow", at: ".board .kc-worm", when: (c) => kcStep(c, "grow") },
     { id: "over", when: over },
   ],
   riffraff: [
     { id: "welcome", when: () => ({}) },
-    { id: "cards", when: (c) => (mine(c.now) && c.now.view.phase === "cards" ? {} : null) },
-    { id: "captain", when: (c) => {
+    { id: "cards", at: ".board .rr-hand", when: (c) => (mine(c.now) && c.now.view.phase === "cards" ? {} : null) },
+    { id: "captain", at: ".board .rr-seats", when: (c) => {
       const view = c.now.view;
       const shown = view.phase !== "cards" && view.phase !== "over" && view.captain !== null;
       return shown ? { name: who(c, view.captain), card: view.cards.latest[view.captain] } : null;
     } },
-    { id: "two", when: (c) => (mine(c.now) && c.now.view.phase === "announce" ? {} : null) },
-    { id: "place", when: (c) => (mine(c.now) && c.now.view.phase === "place" ? { area: c.now.view.cards.latest[c.now.you] } : null) },
-    { id: "bot_loads", when: (c) => {
+    { id: "two", at: ".board [data-action='one'], .board [data-action='two']", when: (c) => (mine(c.now) && c.now.view.phase === "announce" ? {} : null) },
+    { id: "place", at: ".board .rr-pieces, .board #rr-stage", when: (c) => (mine(c.now) && c.now.view.phase === "place" ? { area: c.now.view.cards.latest[c.now.you] } : null) },
+    { id: "bot_loads", at: ".board #rr-stage", when: (c) => {
       const view = c.now.view;
       return theirs(c.now) && view.phase === "place" ? { name: who(c, view.active), area: view.cards.latest[view.active] } : null;
     } },
-    { id: "fall", when: (c) => (entryWith(c.fresh, (args) => Array.isArray(args.fell) && args.fell.length) ? {} : null) },
-    { id: "catch", when: (c) => (mine(c.now) && c.now.view.phase === "catch" ? {} : null) },
-    { id: "caught", when: (c) => {
+    // first of all while the learner's own cargo falls (and the fall waits, slowed down)
+    { id: "catch", at: ".board #rr-stage", first: true, when: (c) => (catching(c.now) ? {} : null) },
+    { id: "fall", at: ".board #rr-stage", when: (c) => (!catching(c.now) && entryWith(c.fresh, (args) => Array.isArray(args.fell) && args.fell.length) ? {} : null) },
+    { id: "caught", at: "#game-log ol", when: (c) => {
       const found = entryWith(c.fresh, (args) => Array.isArray(args.caught) && args.caught.length);
       return found ? { name: who(c, found.args.seat) } : null;
     } },
-    { id: "supply", when: (c) => {
+    { id: "supply", at: ".board .rr-seats", when: (c) => {
       const found = entryWith(c.fresh, (args) => Array.isArray(args.supply) && args.supply.length + args.back.length);
       return found ? { name: who(c, found.args.seat), n: found.args.supply.length + found.args.back.length } : null;
     } },
@@ -97,9 +102,10 @@ function tileTaken(c, test) {
   return found ? { tile: found.args.tile, name: who(c, found.args.seat), victim: who(c, found.args.from ?? 0) } : null;
 }
 
-// Riff Raff's catch is timed by the server: it is never held back.
-function urgent(message) {
-  return message.type === "state" && message.view && message.view.phase === "catch";
+// The learner's own catch is timed by the server: neither its motion nor its state is held.
+function urgent(message, you) {
+  if (message.type === "settle") return Boolean(message.catch) && message.catch.seat === you;
+  return catching(message);
 }
 
 export function hasTutorial(game) {
@@ -111,15 +117,16 @@ export function hasTutorial(game) {
 export function makeCoach(tableId, show, redraw, leave) {
   const key = `spieltisch.tutorial.${tableId}`;
   const seen = new Set(JSON.parse(localStorage.getItem(key) || "[]"));
-  const open = []; // lessons to read: { id, game, words }
-  const held = []; // state messages waiting while a lesson is open
+  const open = []; // lessons to read: { id, game, words, at }
+  const held = []; // state and motion messages waiting while a lesson is open
+  let you = null;
+  let result = null; // the game's result once it is over: the tutorial's finish
   let pacing = false;
   let shownAt = 0;
   let timer = null;
 
   function offer(message) {
-    if (message.type === "settle") flush(); // the ship's motion plays in real time
-    if (message.type !== "state") return show(message);
+    if (message.type !== "state" && message.type !== "settle") return show(message);
     held.push(message);
     pump();
   }
@@ -128,15 +135,18 @@ export function makeCoach(tableId, show, redraw, leave) {
     while (held.length) release();
   }
 
+  // A motion goes out together with the state it leads to, as the server sent them.
   function release() {
     shownAt = performance.now();
-    show(held.shift());
+    const message = held.shift();
+    show(message);
+    if (message.type === "settle" && held.length && held[0].type === "state") show(held.shift());
   }
 
   function pump() {
     clearTimeout(timer);
     while (held.length) {
-      if (urgent(held[held.length - 1])) return flush();
+      if (held.some((message) => urgent(message, you))) return flush();
       if (open.length) {
         pacing = true;
         return redraw();
@@ -155,13 +165,17 @@ export function makeCoach(tableId, show, redraw, leave) {
   function observe(before, now, fresh, names) {
     const game = now.table.game;
     if (!now.view || now.you === null || !LESSONS[game]) return;
+    you = now.you;
+    result = now.result || null;
     const context = { before, now, fresh, names };
     for (const lesson of LESSONS[game]) {
       if (seen.has(lesson.id)) continue;
       const words = lesson.when(context);
       if (!words) continue;
       seen.add(lesson.id);
-      open.push({ id: lesson.id, game, words });
+      const found = { id: lesson.id, game, words, at: lesson.at || null };
+      if (lesson.first) open.unshift(found);
+      else open.push(found);
     }
     localStorage.setItem(key, JSON.stringify([...seen]));
   }
@@ -172,21 +186,47 @@ export function makeCoach(tableId, show, redraw, leave) {
     pump();
   }
 
+  // Outlines the control the open explanation talks about: a style rule, so the outline
+  // stays on through every redraw of the board (the ship's panels redraw by themselves).
+  function point() {
+    let style = document.getElementById("coach-style");
+    if (!style) {
+      style = h("style", { id: "coach-style" });
+      document.head.append(style);
+    }
+    const at = open[0] && open[0].at;
+    style.textContent = at ? `:is(${at}) { outline: 3px solid var(--accent); outline-offset: 3px; }` : "";
+  }
+
   function lessonText(lesson, part) {
     return t(`tut.${PREFIX[lesson.game]}.${lesson.id}${part}`, lesson.words);
   }
 
-  function panel(title) {
+  function lessonBody(lesson) {
+    return [h("h3", { class: "coach-title", id: "coach-lesson", text: lessonText(lesson, ".title") }),
+      h("p", { class: "coach-text", id: "coach-text", text: lessonText(lesson, "") }),
+      h("div", { class: "coach-actions" },
+        h("button", { class: "primary", id: "coach-ok", text: t("tut.ok"), onclick: dismiss }),
+        open.length > 1 ? h("span", { class: "muted", text: t("tut.more", { n: open.length - 1 }) }) : null,
+        held.length ? h("span", { class: "muted coach-held", text: t("tut.held") }) : null)];
+  }
+
+  // The end of the guided game: who won, and the ways on.
+  function finish(names) {
+    const won = result.winners.includes(you);
+    const winners = result.winners.map((seat) => names[seat]).join(", ");
+    return [h("h3", { class: "coach-title", id: "coach-finish", text: t(won ? "tut.done.won" : "tut.done.lost") }),
+      h("p", { class: "coach-text", text: `${t("table.won", { names: winners })} ${t("tut.done.text")}` }),
+      h("div", { class: "coach-actions" },
+        h("button", { class: "primary", id: "coach-lobby", text: t("tut.done.lobby"), onclick: leave }))];
+  }
+
+  function panel(title, names = []) {
     const lesson = open[0];
-    const body = lesson
-      ? [h("h3", { class: "coach-title", id: "coach-lesson", text: lessonText(lesson, ".title") }),
-        h("p", { class: "coach-text", id: "coach-text", text: lessonText(lesson, "") }),
-        h("div", { class: "coach-actions" },
-          h("button", { class: "primary", id: "coach-ok", text: t("tut.ok"), onclick: dismiss }),
-          open.length > 1 ? h("span", { class: "muted", text: t("tut.more", { n: open.length - 1 }) }) : null,
-          held.length ? h("span", { class: "muted coach-held", text: t("tut.held") }) : null)]
-      : [h("p", { class: "muted", id: "coach-idle", text: t("tut.idle") })];
-    return h("section", { class: `coach panel${lesson ? " speaking" : ""}`, id: "coach", "aria-labelledby": "coach-head" },
+    point();
+    const body = lesson ? lessonBody(lesson)
+      : result ? finish(names) : [h("p", { class: "muted", id: "coach-idle", text: t("tut.idle") })];
+    return h("section", { class: `coach panel${lesson ? " speaking" : ""}${!lesson && result ? " finished" : ""}`, id: "coach", "aria-labelledby": "coach-head" },
       h("div", { class: "coach-head" },
         h("h2", { id: "coach-head", text: t("tut.heading", { game: title }) }),
         h("button", { class: "small", id: "leave-tutorial", text: t("tut.leave"), onclick: leave })),
@@ -197,7 +237,11 @@ export function makeCoach(tableId, show, redraw, leave) {
     offer,
     observe,
     panel,
-    stop: () => clearTimeout(timer),
+    stop: () => {
+      clearTimeout(timer);
+      open.length = 0;
+      point();
+    },
     lesson: () => (open[0] ? lessonText(open[0], "") : null),
   };
 }

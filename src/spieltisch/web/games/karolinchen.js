@@ -120,12 +120,18 @@ function handCard(letter, { allowed, hint, act }) {
       h("span", { class: "kc-symbol", text: colour.symbol }), badge);
 }
 
-function middleSection(middle, age, choosing) {
+// What the empty middle means: dice on their way, a card to lay first, or the game's end.
+function emptyMiddle(view, choosing) {
+  if (view.winners) return t("kc.middle_over");
+  return choosing === null ? t("kc.rolling") : t("kc.all_to_roll");
+}
+
+function middleSection(view, middle, age, choosing) {
   const fresh = age !== null && middle.length > 0;
   return h("section", { class: "kc-middle" }, h("h3", { text: t("kc.middle") }),
     h("div", { class: `kc-dice${fresh ? " fresh" : ""}`, style: fresh ? `--late:${Math.round(age)}ms` : null }, middle.length
       ? middle.map(rolledDie)
-      : h("span", { class: "muted", text: choosing === null ? t("kc.rolling") : t("kc.all_to_roll") })));
+      : h("span", { class: "muted", id: "kc-middle-note", text: emptyMiddle(view, choosing) })));
 }
 
 function playerPanel(worm, seat, { ctx, view, legal, counts, choosing }) {
@@ -156,7 +162,7 @@ export function render(root, ctx) {
   const hinted = ctx.you !== null && choosing === ctx.you && view.worms[ctx.you].hand.some((letter) => gain(letter, view, counts) > 0);
   const decisions = legal.filter((a) => a === "take" || a === "leave");
   append(root,
-    middleSection(middle, age, choosing),
+    middleSection(view, middle, age, choosing),
     hinted ? h("p", { class: "hint kc-choose-hint", text: t("kc.choose_hint") }) : null,
     h("section", { class: "kc-worms" }, view.worms.map((worm, seat) => playerPanel(worm, seat, { ctx, view, legal, counts, choosing }))),
     decisions.length

@@ -7,7 +7,7 @@
 
 import { append, clear, h, s } from "../dom.js";
 import { formatNumber, language, t } from "../i18n.js";
-import { heelText } from "./riffraff_words.js";
+import { cardAreaText, heelText, placeText } from "./riffraff_words.js";
 
 const PIECES = ["boat", "barrel", "flacon", "box", "sailor", "plank", "rat", "chest"];
 const FACES = ["up", "side", "end"];
@@ -27,6 +27,7 @@ const table = {
   pendingShow: null,
   placing: { piece: null, yaw: 0, face: "up", u: 0.6, v: 0, shown: false, bad: null },
   catching: null, // { show, bodies, sendAt, timer, sent }
+  pointed: null, // the card pointed at, whose area is lit
   easy: localStorage.getItem("spieltisch.rr.easy") === "on",
   shows: 0, // motions started (for tests and the benchmark)
   lastShow: null, // the latest motion (the benchmark plays it again)
@@ -167,7 +168,8 @@ function ghostText() {
   const bad = table.placing.bad;
   if (bad) return t(`rr.intrudes.${bad.where}`, { need: formatNumber(bad.need, 2) });
   const p = table.placing;
-  return t("rr.ghost_at", { u: formatNumber(p.u, 2), v: formatNumber(p.v, 2), yaw: Math.round(p.yaw) });
+  const area = table.ctx ? placingArea(table.ctx) : null;
+  return area === null ? "" : placeText(area, p.u, p.v, p.yaw);
 }
 
 function number(x) {
@@ -359,8 +361,28 @@ function swatch(piece) {
   return h("span", { class: `rr-swatch rr-${piece}` });
 }
 
+// Pointing at a card (hover, keyboard focus or a touch) lights its area on the ship and names it.
 function cardButton(ctx, value) {
-  return h("button", { class: "rr-card big", "data-action": `card ${value}`, text: String(value), onclick: () => ctx.act(`card ${value}`) });
+  const show = () => showCardArea(value);
+  return h("button", { class: "rr-card big", "data-action": `card ${value}`, text: String(value), title: cardAreaText(value),
+    onclick: () => ctx.act(`card ${value}`), onmouseenter: show, onfocus: show, onpointerdown: show,
+    onmouseleave: () => showCardArea(null), onblur: () => showCardArea(null) });
+}
+
+function showCardArea(card) {
+  const line = document.getElementById("rr-card-area");
+  if (line) line.textContent = card === null ? "" : cardAreaText(card);
+  if (!table.ship) return;
+  if (card === null) {
+    if (table.pointed === null || table.pointed === undefined) return;
+    table.pointed = null;
+    table.focused = null; // the camera goes back to where the game looks
+    if (table.ctx) update(table.ctx);
+    return;
+  }
+  table.pointed = card;
+  table.ship.highlight(card);
+  table.ship.focus(card, false);
 }
 
 function roundPanel(ctx) {
@@ -386,9 +408,11 @@ function choicePanel(ctx) {
   const mine = ctx.you !== null && ctx.toMove === ctx.you;
   const legal = view.legal_actions || [];
   if (view.phase === "cards") {
+    if (ctx.you === null) return h("p", { class: "hint", text: t("rr.choosing_cards") }); // a replay or a guest
     if (!mine) return h("p", { class: "hint", text: t("rr.waiting_cards") });
     return h("div", { class: "rr-choice" }, h("h3", { text: t("rr.choose_card") }),
-      h("div", { class: "rr-hand" }, (view.cards.hand || []).map((n) => cardButton(ctx, n))));
+      h("div", { class: "rr-hand" }, (view.cards.hand || []).map((n) => cardButton(ctx, n))),
+      h("p", { class: "hint rr-card-area", id: "rr-card-area", "aria-live": "polite" }));
   }
   if (view.phase === "captain" && mine) {
     return h("div", { class: "rr-choice" }, h("h3", { text: t("rr.tie_captain") }),
