@@ -22,11 +22,9 @@ def language_keys() -> dict[str, set[str]]:
     for path in sorted(set(WEB_DIR.glob("i18n*.js")) | set(own_modules())):
         text = path.read_text(encoding="utf-8")
         if not path.name.startswith("i18n"):
-            if "
-addWords({" not in text:
+            if "\naddWords({" not in text:
                 continue
-            text = text[text.index("
-addWords({") :]
+            text = text[text.index("\naddWords({") :]
         for language in LANGUAGES:
             start = text.index(f"\n  {language}: {{")
             end = text.index("\n  },", start)
