@@ -310,7 +310,7 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
 
     @app.get("/api/tables")
     async def tables() -> list[dict[str, Any]]:
-        return [t.summary() for t in lobby.open_tables()]
+        return [lobby.presence.summary(t) for t in lobby.open_tables()]
 
     @app.get("/api/tables/finished")
     async def finished() -> list[dict[str, Any]]:
@@ -343,7 +343,7 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
 
     @app.get("/api/tables/{table_id}")
     async def table(table_id: str) -> dict[str, Any]:
-        return (await lobby.find(table_id)).summary()
+        return lobby.presence.summary(await lobby.find(table_id))
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: JoinIn) -> Joined:

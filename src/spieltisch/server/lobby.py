@@ -44,6 +44,7 @@ from spieltisch.server.connection import Connection
 from spieltisch.server.hooks import hooks_for, tutors
 from spieltisch.server.limits import TableQuota
 from spieltisch.server.news import SiteNews
+from spieltisch.server.presence import Presence
 from spieltisch.server.push import Pusher
 from spieltisch.server.scheduler import BOT_PACES, TUTORIAL_PACE, Scheduler, Timers
 from spieltisch.server.settle import CatchTiming
@@ -105,6 +106,7 @@ class Lobby:
     writer: Writer = field(init=False)  # the group commit (`server.writer`)
     pusher: Pusher = field(init=False)  # what connections are sent (`server.push`)
     news: SiteNews = field(init=False)  # the other workers of the site (`server.news`)
+    presence: Presence = field(init=False)  # who is here (`server.presence`)
 
     def __post_init__(self) -> None:
         self.work = Work(self.executor, self.clock, self.work_limit)
@@ -113,15 +115,18 @@ class Lobby:
         self.writer = Writer(self)
         self.pusher = Pusher(self)
         self.news = SiteNews(self)
+        self.presence = Presence(self)
 
     # --- start and stop ---------------------------------------------------------------------
     def load(self) -> None:
         """Rebuild every stored table (see `TableKeeper.load`)."""
         self.keeper.load()
+        self.presence.load()
 
     def resume(self) -> None:
         """Start the bots and clocks of every table (needs the running event loop)."""
         self.scheduler.resume()
+        self.presence.start()
 
     async def close(self) -> None:
         tasks = [t for timers in self.timers.values() for t in timers.tasks()]
@@ -131,6 +136,7 @@ class Lobby:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self.presence.stop()
         await self.writer.finish()  # what was played is stored before the server stops
         await self.work.close()
         await asyncio.to_thread(self.storage.close)
@@ -141,9 +147,11 @@ class Lobby:
 
     def connect(self, connection: Connection) -> None:
         self.pusher.connect(connection)
+        self.presence.connected(connection)
 
     def disconnect(self, connection: Connection) -> None:
         self.pusher.disconnect(connection)
+        self.presence.disconnected(connection)
 
     def bot_pause(self, table: LiveTable) -> float:
         return self.scheduler.bot_pause(table)
