@@ -41,7 +41,7 @@ from spieltisch.server.common import (
     tutorial_left,
 )
 from spieltisch.server.connection import Connection
-from spieltisch.server.hooks import hooks_for, tutors
+from spieltisch.server.hooks import default_turn_clock, hooks_for, tutors
 from spieltisch.server.limits import TableQuota
 from spieltisch.server.news import SiteNews
 from spieltisch.server.presence import Presence
@@ -457,6 +457,7 @@ def _describe_game(name: str) -> dict[str, JsonValue]:
         "min_players": cls.min_players,
         "max_players": cls.max_players,
         "bots": bot_names(name),
+        "clock": default_turn_clock(name, 2),  # a table of two or more people's time per turn
         "options": [
             {"name": n, "default": d, "doc": doc} for n, d, doc in described if n != "players"
         ],

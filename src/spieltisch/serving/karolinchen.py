@@ -25,4 +25,4 @@ def review_json(record: GameRecord) -> dict[str, Any]:
     return cards
 
 
-HOOKS = GameHooks(tutor="greedy", review=review_json)
+HOOKS = GameHooks(tutor="greedy", review=review_json, turn_clock=60.0)  # one card a turn

@@ -78,4 +78,5 @@ HOOKS = GameHooks(
     table_options=table_options,
     scene=scene,
     physics=Physics(placement_due, placement_motion, catcher, late_pieces),
+    turn_clock=120.0,  # a placement is aimed with care, and the ship's motion plays out
 )
