@@ -23,7 +23,7 @@ def made(client: TestClient, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_two_people_get_the_games_turn_clock_unless_it_is_switched_off(tmp_path: Path) -> None:
-    two = [{}, {}]
+    two: list[dict[str, Any]] = [{}, {}]
     with client_for(tmp_path) as client:
         assert made(client, {"game": "pickomino", "seats": two})["clock"] == 90
         assert made(client, {"game": "karolinchen", "seats": two})["clock"] == 60
