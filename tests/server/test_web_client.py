@@ -15,14 +15,19 @@ from tests.server.helpers import TestClient, threads
 LANGUAGES = ("en", "de", "fr", "it", "nl")
 
 
+STRING_MODULES = ("i18n.js", "i18n_presence.js")
+"""The modules that hold the client's strings (i18n.js takes in the others')."""
+
+
 def language_keys() -> dict[str, set[str]]:
-    text = (WEB_DIR / "i18n.js").read_text(encoding="utf-8")
-    found: dict[str, set[str]] = {}
-    for language in LANGUAGES:
-        start = text.index(f"\n  {language}: {{")
-        end = text.index("\n  },", start)
-        keys = set(re.findall(r'^\s+"([\w.]+)":', text[start:end], re.MULTILINE))
-        found[language] = {k for k in keys if not k.endswith("_one")}
+    found: dict[str, set[str]] = {language: set() for language in LANGUAGES}
+    for module in STRING_MODULES:
+        text = (WEB_DIR / module).read_text(encoding="utf-8")
+        for language in LANGUAGES:
+            start = text.index(f"\n  {language}: {{")
+            end = text.index("\n  },", start)
+            keys = set(re.findall(r'^\s+"([\w.]+)":', text[start:end], re.MULTILINE))
+            found[language] |= {k for k in keys if not k.endswith("_one")}
     return found
 
 

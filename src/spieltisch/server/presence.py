@@ -118,7 +118,7 @@ class Presence:
         self.seen[key] = self.lobby.clock.now()
         if self.local[key] == 1:
             self._tell({"k": "here", "t": key[0], "s": key[1], "on": True})
-            self._push_if_changed(key[0])
+            self._push_if_changed(key[0], skip=connection)  # it gets the whole picture
 
     def disconnected(self, connection: Connection) -> None:
         key = self._keys.pop(connection, None)
@@ -210,8 +210,9 @@ class Presence:
         if self.local:
             self._tell({"k": "beat", "seats": [[t, s] for t, s in sorted(self.local)]})
 
-    def _push_if_changed(self, table_id: str) -> None:
-        """Push the table to its sockets on this worker when a seat's presence changed."""
+    def _push_if_changed(self, table_id: str, skip: Connection | None = None) -> None:
+        """Push the table to its sockets on this worker (but `skip`) when a seat's presence
+        changed."""
         table = self.lobby.tables.get(table_id)
         if table is None:
             self.shown.pop(table_id, None)
@@ -220,8 +221,9 @@ class Presence:
         if self.shown.get(table_id) == now:
             return
         self.shown[table_id] = now
-        if self.lobby.connections.get(table_id):
-            task = asyncio.get_running_loop().create_task(self.lobby.pusher.push(table))
+        if self.lobby.connections.get(table_id, set()) - {skip}:
+            push = self.lobby.pusher.push(table, skip=skip)
+            task = asyncio.get_running_loop().create_task(push)
             self._pushes.add(task)
             task.add_done_callback(self._pushes.discard)
 

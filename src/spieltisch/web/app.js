@@ -1,6 +1,7 @@
 // The web client: lobby, live table and replay viewer, switched by the address's #fragment.
 //   #/            the lobby
 //   #/t/ID        a table (the invite link)
+//   #/t/ID/seat/T a guest's rejoin link: keeps seat token T for the table, then opens it
 //   #/r/ID        the replay of a finished table
 //   #/v/ID        the review of a finished table (Pickomino, Karolinchen)
 //   #/learn/ID    a guided first game ("Learn to play")
@@ -13,9 +14,11 @@ import { hasTutorial, makeCoach } from "./tutorial.js";
 import { motionSwitch } from "./motion.js";
 import { reviewPage } from "./review.js";
 import { REVIEWED } from "./review_model.js";
+import { agoText } from "./i18n_presence.js";
 
 const app = document.getElementById("app");
 let page = null; // the page shown now: { stop(), redraw() }
+let newSeat = null; // a seat this browser has just taken: its rejoin link is shown once
 
 // --- small helpers ------------------------------------------------------------------------
 const DETAILED = new Set(["illegal_action", "too_late"]); // the server's reason helps here
@@ -78,7 +81,8 @@ function lobbyPage() {
   let tables = [];
   let finished = [];
   let timer = null;
-  const form = { game: "pickomino", seats: [null, "optimal"], clock: "", pace: "normal", options: {} };
+  // clock null: the game's time per turn when two or more people sit at the table, else none
+  const form = { game: "pickomino", seats: [null, "optimal"], clock: null, pace: "normal", options: {} };
   const root = h("div", { class: "lobby" });
   // Kept across redraws, so what is being typed survives a language switch or a refresh.
   const name = h("input", { id: "name", value: savedName(), maxlength: 32, autocomplete: "nickname" });
@@ -142,7 +146,11 @@ function lobbyPage() {
     const select = h("select", {
       "data-seat": index,
       "aria-label": `${t("lobby.seats")} ${index + 1}`,
-      onchange: (event) => (form.seats[index] = event.target.value || null),
+      onchange: (event) => {
+        form.seats[index] = event.target.value || null;
+        const clock = /** @type {HTMLSelectElement | null} */ (document.getElementById("clock"));
+        if (clock && form.clock === null) clock.value = clockChosen(game);
+      },
     }, h("option", { value: "", text: t("lobby.person") }),
     byStrength(game.bots).map((bot) => h("option", { value: bot, text: botLabel(bot) })));
     select.value = form.seats[index] || "";
@@ -152,10 +160,11 @@ function lobbyPage() {
   function createForm() {
     const game = games.find((g) => g.name === form.game);
     if (!game) return null;
+    const times = [...new Set([30, 60, 90, 120, game.clock].filter(Boolean))].sort((a, b) => a - b);
     const clock = h("select", { id: "clock", onchange: (e) => (form.clock = e.target.value) },
       h("option", { value: "", text: t("lobby.no_clock") }),
-      [30, 60, 120].map((n) => h("option", { value: n, text: t("lobby.seconds", { n }) })));
-    clock.value = form.clock;
+      times.map((n) => h("option", { value: n, text: t(n === game.clock ? "lobby.clock_default" : "lobby.seconds", { n }) })));
+    clock.value = clockChosen(game);
     const resize = (delta) => {
       const size = form.seats.length + delta;
       if (size < game.min_players || size > game.max_players) return;
@@ -185,7 +194,7 @@ function lobbyPage() {
             const table = await api("/api/tables", {
               game: form.game,
               seats: form.seats.map((bot) => ({ bot })),
-              clock: form.clock ? Number(form.clock) : null,
+              clock: clockChosen(game) ? Number(clockChosen(game)) : null, // always said: null is none
               pace: form.pace,
               options: form.options,
             });
@@ -193,6 +202,7 @@ function lobbyPage() {
               keepName(who);
               const joined = await api(`/api/tables/${table.id}/join`, { name: who });
               keepToken(table.id, joined.token);
+              newSeat = { table: table.id, token: joined.token };
             }
             location.hash = `#/t/${table.id}`;
           } catch (error) {
@@ -200,6 +210,12 @@ function lobbyPage() {
           }
         },
       }));
+  }
+
+  // The turn clock in the form: the one chosen, else the game's default for two or more people.
+  function clockChosen(game) {
+    if (form.clock !== null) return form.clock;
+    return form.seats.filter((s) => s === null).length >= 2 && game.clock ? String(game.clock) : "";
   }
 
   // How long the bots pause before each move, so people can follow them (or not wait at all).
@@ -310,6 +326,8 @@ function tablePage(tableId, guided = false) {
     chatInput.value = "";
   } }, chatInput, h("button", { type: "submit", id: "chat-send" }));
   let chat = [];
+  let rejoin = newSeat && newSeat.table === tableId ? newSeat.token : null; // shown once
+  newSeat = null;
   const coach = guided ? makeCoach(tableId, receive, draw, leaveTutorial) : null;
 
   function connect() {
@@ -407,6 +425,7 @@ function tablePage(tableId, guided = false) {
       keepName(name);
       const joined = await api(`/api/tables/${tableId}/join`, { name, seat });
       keepToken(tableId, joined.token);
+      rejoin = joined.token;
       socket.onclose = null;
       socket.close();
       connect();
@@ -446,12 +465,36 @@ function tablePage(tableId, guided = false) {
         "data-seat": seat.seat,
       },
       h("span", { class: "seat-name", text: seatName(seat), title: seat.bot?.includes(":") ? seat.bot : null }),
-      seat.seat === you ? h("span", { class: "badge", text: t("table.you") }) : null,
+      seat.seat === you ? h("span", { class: "badge", text: t("table.you") }) : presenceNote(seat),
       scores ? h("span", { class: "score", text: String(scores[seat.seat]) }) : null,
       seat.open && canJoin ? h("button", { class: "primary", text: t("table.join"), onclick: () => join(seat.seat) }) : null))),
       table.seats.some((seat) => seat.bot) && table.pace
         ? h("p", { class: "muted pace-note", id: "table-pace", text: t("table.pace", { pace: t(`pace.${table.pace}`) }) })
         : null);
+  }
+
+  // Whether a seat's player is here, or away since when ("away · seen 3 minutes ago").
+  function presenceNote(seat) {
+    if (!seat.presence || last.table.status === "over") return null;
+    if (seat.presence === "here") return h("span", { class: "presence here", text: t("seat.here") });
+    const ago = seat.last_seen ? agoText(Date.now() / 1000 - seat.last_seen, language()) : null;
+    return h("span", { class: `presence ${seat.presence}`, text: ago ? t(`seat.${seat.presence}_seen`, { ago }) : t(`seat.${seat.presence}`) });
+  }
+
+  // A guest's personal link to this seat, for another device; shown once, right after joining.
+  function rejoinPanel() {
+    if (!rejoin || coach) return null;
+    const link = `${location.origin}${location.pathname}#/t/${tableId}/seat/${rejoin}`;
+    return h("section", { class: "panel rejoin", id: "rejoin" },
+      h("label", {}, h("span", { text: t("table.rejoin") }),
+        h("input", { readonly: true, value: link, id: "rejoin-link", onclick: (e) => e.target.select() })),
+      h("button", { class: "small", id: "rejoin-copy", text: t("table.copy"),
+        onclick: () => navigator.clipboard?.writeText(link).then(() => notify(t("table.rejoin_copied"))) }),
+      h("button", { class: "small", id: "rejoin-hide", text: t("table.rejoin_hide"), onclick: () => {
+        rejoin = null;
+        draw();
+      } }),
+      h("p", { class: "muted", text: t("table.rejoin_hint") }));
   }
 
   // Shown when focused by the keyboard: straight to the actions or to the game log.
@@ -571,6 +614,7 @@ function tablePage(tableId, guided = false) {
           h("button", { class: "small", text: t("table.copy"), onclick: () => navigator.clipboard?.writeText(invite).then(() => notify(t("table.copied"))) })),
         you !== null && table.status !== "over" && !coach ? h("button", { class: "small", id: "leave", text: t("table.leave"), onclick: leave }) : null),
       h("p", { class: "offline-note", text: t("table.offline") }),
+      rejoinPanel(),
       skipButtons(),
       coach ? coach.panel(table.title) : null,
       statusLine(),
@@ -718,12 +762,20 @@ function openReview(tableId) {
 function route() {
   if (page) page.stop();
   clear(app);
-  const [, kind, id] = location.hash.split("/");
+  const [, kind, id, part, token] = location.hash.split("/");
+  if (kind === "t" && id && part === "seat" && token) takeSeat(decodeURIComponent(id), decodeURIComponent(token));
   if (kind === "t" && id) page = tablePage(decodeURIComponent(id));
   else if (kind === "r" && id) page = replayPage(decodeURIComponent(id));
   else if (kind === "v" && id) page = openReview(decodeURIComponent(id));
   else if (kind === "learn" && id) page = tablePage(decodeURIComponent(id), true);
   else page = lobbyPage();
+}
+
+// A rejoin link: this browser keeps the seat's token (it never goes to the server in an
+// address), and the token leaves the address bar and the history at once.
+function takeSeat(tableId, token) {
+  keepToken(tableId, token);
+  history.replaceState(null, "", `${location.pathname}${location.search}#/t/${encodeURIComponent(tableId)}`);
 }
 
 function start() {

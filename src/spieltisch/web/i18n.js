@@ -1,6 +1,8 @@
 // Every string of the web client in German, English, French, Italian and Dutch.
 // t(key, args) fills {name} placeholders; the language comes from the browser or the switch.
 
+import { PRESENCE_STRINGS } from "./i18n_presence.js";
+
 export const LANGUAGES = { de: "Deutsch", en: "English", fr: "Français", it: "Italiano", nl: "Nederlands" };
 
 /** @typedef {{ [key: string]: string }} Strings */
@@ -2185,6 +2187,7 @@ const STRINGS = {
     "lobby.pace_doc": "Hoe lang een bot wacht voor elke zet: direct, normaal of langzaam, zodat je zijn zetten kunt volgen.",
   },
 };
+for (const [lang, strings] of Object.entries(PRESENCE_STRINGS)) Object.assign(STRINGS[lang], strings);
 
 let current = "en";
 
