@@ -221,6 +221,8 @@ class Presence:
         if self.shown.get(table_id) == now:
             return
         self.shown[table_id] = now
+        if table.unsaved:  # a change is on its way to storage: its own push tells both
+            return
         if self.lobby.connections.get(table_id, set()) - {skip}:
             push = self.lobby.pusher.push(table, skip=skip)
             task = asyncio.get_running_loop().create_task(push)
