@@ -149,7 +149,8 @@ def test_the_last_seen_time_is_stored_and_survives_a_restart(tmp_path: Path) -> 
 
 
 def _stored(lobby: Lobby, table_id: str, seat: int) -> float | None:
-    return read_last_seen(lobby.store, [table_id]).get((table_id, seat))
+    token_hash = lobby.tables[table_id].seats[seat].token_hash
+    return read_last_seen(lobby.store, [table_id]).get((table_id, seat, token_hash))
 
 
 def test_the_views_carry_presence_and_last_seen(tmp_path: Path) -> None:
@@ -167,3 +168,19 @@ def test_the_views_carry_presence_and_last_seen(tmp_path: Path) -> None:
             assert viewed["seats"][1]["last_seen"] is None
             listed = client.get("/api/tables").json()[0]
             assert [s["presence"] for s in listed["seats"]] == ["here", "gone"]
+
+
+def test_a_seat_left_before_the_start_is_not_here_for_the_next_person(tmp_path: Path) -> None:
+    async def main() -> list[Any]:
+        lobby = new_lobby(tmp_path, ManualClock())
+        table = await lobby.create("pickomino", {}, PEOPLE, seed=3)
+        _, token = await lobby.join(table.id, 0, "Ada")
+        lobby.connect(Connection(table.id, 0, _ignore))  # her page stays open a moment
+        await lobby.leave(table.id, token, None)
+        await lobby.join(table.id, 0, "Cem")
+        found = presences(lobby, table.id)
+        await lobby.close()
+        lobby.store.close()
+        return found
+
+    assert asyncio.run(main()) == ["gone", None]  # Cem has not come yet; seat 2 is open

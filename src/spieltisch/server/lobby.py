@@ -342,6 +342,7 @@ class Lobby:
             if await self._won(table, attempt):
                 for connection in self.connections.get(table.id, set()):
                     if connection.seat == seat:
+                        self.presence.disconnected(connection)  # its player left the seat
                         connection.seat = None
                 return
 

@@ -65,8 +65,9 @@ ROUND_EVERY = 5.0
 """Seconds between looks for seats whose presence changed with time (here to away)."""
 PRESENCES = ("here", "away", "gone")
 
-Key = tuple[str, int]
-"""A seat: (table, seat number)."""
+Key = tuple[str, int, str | None]
+"""A player at a seat: (table, seat number, the hash of the seat's token). A seat that
+changes hands gets a new token, so its new player starts unseen, on every worker."""
 
 
 class Presence:
@@ -86,7 +87,8 @@ class Presence:
     # --- what a table view shows -----------------------------------------------------------
     def mark(self, table: LiveTable, seat: int) -> dict[str, JsonValue]:
         """The seat's presence and last-seen time, as a table view shows them."""
-        key, row = (table.id, seat), table.seats[seat]
+        row = table.seats[seat]
+        key = (table.id, seat, row.token_hash)
         now = self.lobby.clock.now()
         last = now if self.connected_now(key) else self.seen.get(key)
         if row.bot is not None or row.name is None:
@@ -112,12 +114,14 @@ class Presence:
     def connected(self, connection: Connection) -> None:
         if connection.seat is None:
             return
-        key = (connection.table_id, connection.seat)
+        table = self.lobby.tables.get(connection.table_id)
+        token_hash = table.seats[connection.seat].token_hash if table is not None else None
+        key = (connection.table_id, connection.seat, token_hash)
         self._keys[connection] = key
         self.local[key] = self.local.get(key, 0) + 1
         self.seen[key] = self.lobby.clock.now()
         if self.local[key] == 1:
-            self._tell({"k": "here", "t": key[0], "s": key[1], "on": True})
+            self._tell({"k": "here", "t": key[0], "s": key[1], "h": key[2], "on": True})
             self._push_if_changed(key[0], skip=connection)  # it gets the whole picture
 
     def disconnected(self, connection: Connection) -> None:
@@ -130,7 +134,7 @@ class Presence:
         del self.local[key]
         now = self.lobby.clock.now()
         self.seen[key] = self.unsaved[key] = now
-        self._tell({"k": "here", "t": key[0], "s": key[1], "on": False, "at": now})
+        self._tell({"k": "here", "t": key[0], "s": key[1], "h": key[2], "on": False, "at": now})
         self._store_unsaved()
 
     # --- the other workers -----------------------------------------------------------------
@@ -138,7 +142,7 @@ class Presence:
         """Another worker's `here` or `beat` news."""
         worker, now = str(news.get("w")), self.lobby.clock.now()
         if news.get("k") == "here":
-            key = (str(news["t"]), int(news["s"]))
+            key = _key(news["t"], news["s"], news.get("h"))
             if news.get("on"):
                 self.remote.setdefault(key, {})[worker] = now
             else:
@@ -146,7 +150,7 @@ class Presence:
                 self.seen[key] = max(self.seen.get(key, 0.0), float(news.get("at", now)))
             self._push_if_changed(key[0])
         elif news.get("k") == "beat":
-            held = {(str(t), int(s)) for t, s in news.get("seats", [])}
+            held = {_key(*seat) for seat in news.get("seats", [])}
             for key in held:
                 self.remote.setdefault(key, {})[worker] = now
             for key, workers in self.remote.items():
@@ -183,6 +187,7 @@ class Presence:
             try:
                 now = clock.now()
                 self._forget_silent(now)
+                self._forget_tables()
                 if now - beaten >= BEAT_EVERY:
                     beaten = now
                     self._beat()
@@ -200,15 +205,25 @@ class Presence:
     def _forget_silent(self, now: float) -> None:
         """Drop other workers' word that has not been repeated within `HEARD_FOR` (a worker
         that died); its seats were last seen when it last spoke."""
-        for key, workers in self.remote.items():
+        for key, workers in list(self.remote.items()):
             for worker, heard in list(workers.items()):
                 if now - heard >= HEARD_FOR:
                     del workers[worker]
                     self.seen[key] = max(self.seen.get(key, 0.0), heard)
+            if not workers:
+                del self.remote[key]
+
+    def _forget_tables(self) -> None:
+        """Let go of the seats of tables no longer in memory (closed or forgotten)."""
+        for key in [k for k in self.seen if k[0] not in self.lobby.tables and k not in self.local]:
+            del self.seen[key]
+            self.remote.pop(key, None)
+        for table_id in [t for t in self.shown if t not in self.lobby.tables]:
+            del self.shown[table_id]
 
     def _beat(self) -> None:
         if self.local:
-            self._tell({"k": "beat", "seats": [[t, s] for t, s in sorted(self.local)]})
+            self._tell({"k": "beat", "seats": [list(key) for key in self.local]})
 
     def _push_if_changed(self, table_id: str, skip: Connection | None = None) -> None:
         """Push the table to its sockets on this worker (but `skip`) when a seat's presence
@@ -261,26 +276,34 @@ def with_marks(
     return {**summary, "seats": marked}
 
 
+def _key(table_id: Any, seat: Any, token_hash: Any) -> Key:
+    return str(table_id), int(seat), None if token_hash is None else str(token_hash)
+
+
 def write_last_seen(store: Store, batch: dict[Key, float]) -> None:
-    """Store each seat's last-seen time in one transaction (a later time only)."""
-    if not batch:
+    """Store each player's last-seen time in one transaction: a later time only, and only
+    while the seat is still theirs (its token hash unchanged)."""
+    rows = [{"t": t, "s": s, "h": h, "when": when} for (t, s, h), when in batch.items() if h]
+    if not rows:
         return
     match = (SEATS.c.table_id == bindparam("t")) & (SEATS.c.seat == bindparam("s"))
+    theirs = SEATS.c.token_hash == bindparam("h")
     newer = SEATS.c.last_seen.is_(None) | (SEATS.c.last_seen < bindparam("when"))
-    statement = update(SEATS).where(match & newer).values(last_seen=bindparam("when"))
-    rows = [{"t": t, "s": s, "when": when} for (t, s), when in batch.items()]
+    statement = update(SEATS).where(match & theirs & newer).values(last_seen=bindparam("when"))
     with store.engine.begin() as db:
         db.execute(statement, rows)
 
 
 def read_last_seen(store: Store, table_ids: list[str]) -> dict[Key, float]:
-    """The stored last-seen times of the seats of these tables."""
+    """The stored last-seen times of the players at these tables."""
     found: dict[Key, float] = {}
     with store.engine.connect() as db:
         for start in range(0, len(table_ids), 500):  # a bounded IN list
             chunk = table_ids[start : start + 500]
-            query = select(SEATS.c.table_id, SEATS.c.seat, SEATS.c.last_seen).where(
+            columns = SEATS.c.table_id, SEATS.c.seat, SEATS.c.token_hash, SEATS.c.last_seen
+            query = select(*columns).where(
                 SEATS.c.table_id.in_(chunk) & SEATS.c.last_seen.isnot(None)
             )
-            found.update({(r.table_id, r.seat): float(r.last_seen) for r in db.execute(query)})
+            for r in db.execute(query):
+                found[(r.table_id, r.seat, r.token_hash)] = float(r.last_seen)
     return found

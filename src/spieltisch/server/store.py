@@ -470,4 +470,5 @@ def _seat_values(seat: SeatRow) -> dict[str, Any]:
         "name": seat.name,
         "token_hash": seat.token_hash,
         "replaced": seat.replaced,
+        "last_seen": None,  # a seat that changes hands: its new player has not been seen
     }
