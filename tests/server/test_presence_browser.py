@@ -175,6 +175,9 @@ def test_the_lobby_offers_the_games_clock_for_two_people_and_can_switch_it_off(
     label = page.eval_on_selector("#clock", "s => s.selectedOptions[0].textContent")
     assert "default" in label
     assert severe(page) == []
+    page.set_viewport_size(PHONE)
+    page.locator("#create").screenshot(path=str(ARTIFACTS / "lobby-default-clock-phone.png"))
+    page.set_viewport_size(DESKTOP)
     page.select_option("#clock", "")
     page.click("#make-table")
     page.wait_for_selector("li.seat.mine")

@@ -179,7 +179,8 @@ function lobbyPage() {
         h("button", { class: "small", text: "−", title: t("lobby.remove_seat"), "aria-label": t("lobby.remove_seat"), onclick: () => resize(-1) }),
         h("button", { class: "small", text: "+", title: t("lobby.add_seat"), "aria-label": t("lobby.add_seat"), onclick: () => resize(1) })),
       h("ol", { class: "seat-list" }, form.seats.map((_, i) => seatChoice(game, i))),
-      h("label", {}, h("span", { text: t("lobby.clock") }), clock),
+      h("div", { class: "clock-choice" }, h("label", {}, h("span", { text: t("lobby.clock") }), clock),
+        h("p", { class: "muted option-doc", text: t("lobby.clock_doc") })),
       paceChoice(),
       optionsPanel(game),
       h("button", {
