@@ -7,9 +7,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+from fastapi.testclient import TestClient
+
+from spieltisch.server import presence as presence_module
+from spieltisch.server.app import create_app
 from spieltisch.server.clock import ManualClock
 from spieltisch.server.connection import Connection
 from spieltisch.server.lobby import Lobby, SeatSpec
@@ -19,6 +25,7 @@ from spieltisch.server.presence import (
     ROUND_EVERY,
     SEEN_EVERY,
     read_last_seen,
+    write_last_seen,
 )
 from spieltisch.server.store import Store
 from tests.server.database import db_url
@@ -184,3 +191,31 @@ def test_a_seat_left_before_the_start_is_not_here_for_the_next_person(tmp_path: 
         return found
 
     assert asyncio.run(main()) == ["gone", None]  # Cem has not come yet; seat 2 is open
+
+
+def test_messages_write_no_last_seen_time_and_a_closing_socket_writes_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    writes: list[dict[Any, float]] = []
+
+    def counted(store: Store, batch: dict[Any, float]) -> None:
+        writes.append(dict(batch))
+        write_last_seen(store, batch)
+
+    monkeypatch.setattr(presence_module, "write_last_seen", counted)
+    app = create_app(db_url(tmp_path), clock=ManualClock(), executor=threads())  # no rounds
+    with TestClient(app) as client:
+        table = make_table(client, [None, None], clock=None)
+        ada = join(client, table["id"], "Ada")
+        address = f"/api/tables/{table['id']}/ws"
+        with client.websocket_connect(address, subprotocols=["spieltisch", f"token.{ada}"]) as ws:
+            ws.receive_json()
+            for n in range(10):
+                ws.send_json({"type": "sync"} if n % 2 else {"type": "chat", "text": f"hi {n}"})
+                ws.receive_json()
+            assert writes == []
+        deadline = time.monotonic() + 30  # liveness only
+        while not writes:
+            assert time.monotonic() < deadline, "the closing socket's time was not stored"
+            time.sleep(0.01)
+    assert len(writes) == 1 and len(writes[0]) == 1
