@@ -478,8 +478,21 @@ function tablePage(tableId, guided = false) {
   function presenceNote(seat) {
     if (!seat.presence || last.table.status === "over") return null;
     if (seat.presence === "here") return h("span", { class: "presence here", text: t("seat.here") });
-    const ago = seat.last_seen ? agoText(Date.now() / 1000 - seat.last_seen, language()) : null;
-    return h("span", { class: `presence ${seat.presence}`, text: ago ? t(`seat.${seat.presence}_seen`, { ago }) : t(`seat.${seat.presence}`) });
+    return h("span", { class: `presence ${seat.presence}`, "data-state": seat.presence, "data-seen": seat.last_seen ?? "",
+      text: absentText(seat.presence, seat.last_seen) });
+  }
+
+  function absentText(state, seen) {
+    const ago = seen ? agoText(Date.now() / 1000 - Number(seen), language()) : null;
+    return ago ? t(`seat.${state}_seen`, { ago }) : t(`seat.${state}`);
+  }
+
+  // "seen 3 minutes ago" stays true while the page stays open
+  function refreshSeen() {
+    for (const node of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".presence[data-state]"))) {
+      const text = absentText(node.dataset.state, node.dataset.seen);
+      if (node.textContent !== text) node.textContent = text;
+    }
   }
 
   // A guest's personal link to this seat, for another device; shown once, right after joining.
@@ -527,6 +540,11 @@ function tablePage(tableId, guided = false) {
     const node = document.getElementById("clock");
     if (!node || !last || !last.deadline) return;
     node.textContent = t("table.clock", { s: Math.max(0, Math.round(last.deadline - Date.now() / 1000)) });
+  }
+
+  function tick() {
+    tickClock();
+    refreshSeen();
   }
 
   function logPanel() {
@@ -625,7 +643,7 @@ function tablePage(tableId, guided = false) {
   }
 
   connect();
-  clockTimer = setInterval(tickClock, 1000);
+  clockTimer = setInterval(tick, 1000);
   return {
     stop() {
       stopped = true;
