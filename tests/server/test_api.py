@@ -114,10 +114,11 @@ def test_bad_input_is_refused_and_the_socket_stays_usable(client: TestClient) ->
         client.websocket_connect(socket_url(table["id"], anna)) as ws,
         client.websocket_connect(socket_url(table["id"], bert)) as other,
     ):
-        receive_state(ws)
+        state = receive_state(ws)
         receive_state(other)
-        state = receive_state(ws)  # Bert came: both seats are here now
-        assert [seat["presence"] for seat in state["table"]["seats"]] == ["here", "here"]
+        came = receive_state(ws)  # Bert came: both seats are here now
+        assert came["type"] == "presence", came
+        assert [seat["presence"] for seat in came["seats"]] == ["here", "here"]
         version = state["version"]
         legal = state["view"]["legal_actions"]
         ws.send_text("{not json")
@@ -290,7 +291,7 @@ def test_a_face_down_riff_raff_card_stays_hidden(client: TestClient) -> None:
         assert start["view"]["phase"] == "cards"
         with client.websocket_connect(socket_url(table_id, tokens[chooser])) as ws:
             mine = receive_state(ws)
-            here = receive_state(spectator)["table"]["seats"][chooser]  # the chooser came
+            here = receive_state(spectator)["seats"][chooser]  # the chooser came (presence)
             assert here["presence"] == "here"
             card = mine["view"]["legal_actions"][-1]
             ws.send_json({"type": "action", "action": card, "version": mine["version"]})

@@ -58,9 +58,13 @@ def presences(lobby: Lobby, table_id: str) -> list[Any]:
 
 
 def pushed(messages: list[dict[str, Any]]) -> list[Any]:
-    """The presences of the latest state message."""
-    states = [m for m in messages if m["type"] == "state"]
-    return [seat["presence"] for seat in states[-1]["table"]["seats"]] if states else []
+    """The presences the latest state or presence message says."""
+    for message in reversed(messages):
+        if message["type"] == "presence":
+            return [seat["presence"] for seat in message["seats"]]
+        if message["type"] == "state":
+            return [seat["presence"] for seat in message["table"]["seats"]]
+    return []
 
 
 async def seated_table(lobby: Lobby) -> str:

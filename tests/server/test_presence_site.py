@@ -57,8 +57,13 @@ def watch(lobby: Lobby, table_id: str, seat: int | None) -> list[dict[str, Any]]
 
 
 def shown(messages: list[dict[str, Any]]) -> list[Any]:
-    states = [m for m in messages if m["type"] == "state"]
-    return [seat["presence"] for seat in states[-1]["table"]["seats"]] if states else []
+    """The presences the latest state or presence message says."""
+    for message in reversed(messages):
+        if message["type"] == "presence":
+            return [seat["presence"] for seat in message["seats"]]
+        if message["type"] == "state":
+            return [seat["presence"] for seat in message["table"]["seats"]]
+    return []
 
 
 async def _ignore(_text: str) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -82,7 +83,6 @@ class Presence:
         self.shown: dict[str, list[str]] = {}  # table -> the presences last pushed
         self._keys: dict[Connection, Key] = {}
         self._task: asyncio.Task[None] | None = None
-        self._pushes: set[asyncio.Task[None]] = set()
 
     # --- what a table view shows -----------------------------------------------------------
     def mark(self, table: LiveTable, seat: int) -> dict[str, JsonValue]:
@@ -226,23 +226,23 @@ class Presence:
             self._tell({"k": "beat", "seats": [list(key) for key in self.local]})
 
     def _push_if_changed(self, table_id: str, skip: Connection | None = None) -> None:
-        """Push the table to its sockets on this worker (but `skip`) when a seat's presence
-        changed."""
+        """Tell the table's sockets on this worker (but `skip`) when a seat's presence
+        changed: a `presence` message with every seat's marks, beside the `state` messages
+        (the table's version has not changed; the next state carries the marks too)."""
         table = self.lobby.tables.get(table_id)
         if table is None:
             self.shown.pop(table_id, None)
             return
-        now = [str(mark["presence"]) for mark in self.marks(table)]
+        marks = self.marks(table)
+        now = [str(mark["presence"]) for mark in marks]
         if self.shown.get(table_id) == now:
             return
         self.shown[table_id] = now
         if table.unsaved:  # a change is on its way to storage: its own push tells both
             return
-        if self.lobby.connections.get(table_id, set()) - {skip}:
-            push = self.lobby.pusher.push(table, skip=skip)
-            task = asyncio.get_running_loop().create_task(push)
-            self._pushes.add(task)
-            task.add_done_callback(self._pushes.discard)
+        targets = list(self.lobby.connections.get(table_id, set()) - {skip})
+        message = {"type": "presence", "seats": marks}
+        self.lobby.pusher.send(targets, json.dumps(message, separators=(",", ":")))
 
     def _store_unsaved(self) -> None:
         if not self.unsaved:

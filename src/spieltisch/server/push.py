@@ -32,11 +32,8 @@ class Pusher:
     def __init__(self, lobby: Lobby) -> None:
         self.lobby = lobby
 
-    async def push(
-        self, table: LiveTable, only: Connection | None = None, skip: Connection | None = None
-    ) -> None:
-        """Send the table's state (to `only`, else to every connection but `skip`); changes
-        still being stored are waited for first."""
+    async def push(self, table: LiveTable, only: Connection | None = None) -> None:
+        """Send the table's state; changes still being stored are waited for first."""
         pending = self.lobby.writer.pending.get(table.id)
         if pending is not None:
             if not pending.done():
@@ -48,7 +45,7 @@ class Pusher:
                 return
             table = self.lobby.tables[table.id]
         deadline = self.lobby.timers.get(table.id, Timers()).deadline
-        targets = [only] if only else list(self.lobby.connections.get(table.id, set()) - {skip})
+        targets = [only] if only else list(self.lobby.connections.get(table.id, set()))
         await self._send_show(table, targets, only is not None)
         messages: dict[tuple[int | None, int | None], str] = {}
         marks = self.lobby.presence.marks(table)  # who is here (`server.presence`)

@@ -359,6 +359,12 @@ function tablePage(tableId, guided = false) {
       gameView("riffraff").onMessage(message); // the motion of a placement, played by the view
       return;
     }
+    if (message.type === "presence") { // who is here changed: the table itself did not
+      if (!last) return;
+      last.table.seats = last.table.seats.map((seat, i) => ({ ...seat, ...message.seats[i] }));
+      keepingPlace(drawTable);
+      return;
+    }
     if (message.type === "chat") {
       chat = chat.concat([message.line]).slice(-50);
       keepingPlace(drawChat);
