@@ -43,7 +43,10 @@ def client_for(path: Path, bot_delay: float = 0.0) -> TestClient:
 
 
 def make_table(client: TestClient, seats: list[str | None], **extra: Any) -> dict[str, Any]:
-    body = {"game": "pickomino", "seats": [{"bot": s} for s in seats], "seed": 7, **extra}
+    """A table made through the API; without a turn clock unless `extra` names one (left
+    out, two or more people would get the game's clock)."""
+    body = {"game": "pickomino", "seats": [{"bot": s} for s in seats], "seed": 7, "clock": None}
+    body.update(extra)
     response = client.post("/api/tables", json=body)
     assert response.status_code == 201, response.text
     return dict(response.json())

@@ -19,7 +19,7 @@ TIMEOUT = 60.0
 
 
 def two_people(url: str) -> tuple[str, list[str]]:
-    body = {"game": "pickomino", "seats": [{}, {}], "seed": 3}
+    body = {"game": "pickomino", "seats": [{}, {}], "seed": 3, "clock": None}  # no clock
     table = httpx.post(url + "api/tables", json=body, timeout=TIMEOUT).json()
     tokens = []
     for name in ("Ada", "Bea"):

@@ -116,6 +116,9 @@ def test_bad_input_is_refused_and_the_socket_stays_usable(client: TestClient) ->
     ):
         state = receive_state(ws)
         receive_state(other)
+        came = receive_state(ws)  # Bert came: both seats are here now
+        assert came["type"] == "presence", came
+        assert [seat["presence"] for seat in came["seats"]] == ["here", "here"]
         version = state["version"]
         legal = state["view"]["legal_actions"]
         ws.send_text("{not json")
@@ -288,6 +291,8 @@ def test_a_face_down_riff_raff_card_stays_hidden(client: TestClient) -> None:
         assert start["view"]["phase"] == "cards"
         with client.websocket_connect(socket_url(table_id, tokens[chooser])) as ws:
             mine = receive_state(ws)
+            here = receive_state(spectator)["seats"][chooser]  # the chooser came (presence)
+            assert here["presence"] == "here"
             card = mine["view"]["legal_actions"][-1]
             ws.send_json({"type": "action", "action": card, "version": mine["version"]})
             assert receive_state(ws)["view"]["cards"]["my_choice"] is not None

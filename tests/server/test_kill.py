@@ -25,7 +25,10 @@ def socket(server: LiveServer, table_id: str, token: str) -> ClientConnection:
 
 
 def receive(ws: ClientConnection) -> dict[str, Any]:
+    """The next state (a message saying who is here is passed over)."""
     message = json.loads(ws.recv(timeout=TIMEOUT))
+    while message["type"] == "presence":
+        message = json.loads(ws.recv(timeout=TIMEOUT))
     assert message["type"] == "state", message
     return dict(message)
 

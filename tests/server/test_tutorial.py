@@ -72,7 +72,10 @@ def test_leaving_stops_the_game_where_it_is(tmp_path: Path) -> None:
             )
             state = receive_state(ws)
             assert state["log"][-1]["key"] == "tutorial_left"
-            assert state["table"]["seats"][0] == {
+            seat = dict(state["table"]["seats"][0])
+            assert seat.pop("presence") == "here"  # the learner's socket is open
+            assert isinstance(seat.pop("last_seen"), float)
+            assert seat == {
                 "seat": 0,
                 "name": "Lea",
                 "bot": None,

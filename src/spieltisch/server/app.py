@@ -74,7 +74,7 @@ from spieltisch.server.accounts.service import Accounts
 from spieltisch.server.accounts.sessions import STATE_CHANGING, AccountSettings, check_origin
 from spieltisch.server.clock import Clock, WallClock
 from spieltisch.server.common import storage_down
-from spieltisch.server.hooks import hooks_for
+from spieltisch.server.hooks import default_turn_clock, hooks_for
 from spieltisch.server.limits import (
     BodyLimit,
     Limits,
@@ -165,7 +165,11 @@ class CreateTable(BaseModel):
     game: str = Field(description="a registered game, e.g. 'pickomino'")
     options: dict[str, Any] = Field(default_factory=dict, description="game options")
     seats: list[SeatIn] = Field(description="one entry per seat, in playing order")
-    clock: float | None = Field(None, description="seconds per turn; a bot plays when it runs out")
+    clock: float | None = Field(
+        None,
+        description="seconds per turn; a bot plays when it runs out. Left out: the game's "
+        "time per turn when two or more people sit at the table (null: no clock)",
+    )
     seed: int | None = Field(
         None,
         description="a public seed for the table's dice, for tests and puzzles: every seat sees "
@@ -331,7 +335,7 @@ def _add_routes(
 
     @app.get("/api/tables")
     async def tables() -> list[dict[str, Any]]:
-        return [t.summary() for t in lobby.open_tables()]
+        return [lobby.presence.summary(t) for t in lobby.open_tables()]
 
     @app.get("/api/tables/finished")
     async def finished() -> list[dict[str, Any]]:
@@ -343,11 +347,13 @@ def _add_routes(
     @app.post("/api/tables", status_code=201)
     async def create(body: CreateTable, request: Request) -> dict[str, Any]:
         seats = [SeatSpec(s.bot) for s in body.seats]
+        people = sum(1 for seat in seats if seat.bot is None)
+        asked = "clock" in body.model_fields_set  # an explicit null switches it off
         table = await lobby.create(
             body.game,
             body.options,
             seats,
-            body.clock,
+            body.clock if asked else default_turn_clock(body.game, people),
             body.seed,
             _client_address(request),
             body.pace,
@@ -368,7 +374,7 @@ def _add_routes(
 
     @app.get("/api/tables/{table_id}")
     async def table(table_id: str) -> dict[str, Any]:
-        return (await lobby.find(table_id)).summary()
+        return lobby.presence.summary(await lobby.find(table_id))
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: JoinIn, request: Request) -> Joined:

@@ -23,9 +23,11 @@ from spieltisch.server.settle import CatchWindow, Motion
 from spieltisch.server.store import SeatRow
 
 __all__ = [
+    "DEFAULT_TURN_CLOCK",
     "SERVING_PACKAGE",
     "GameHooks",
     "Physics",
+    "default_turn_clock",
     "hooks_for",
     "needs_physics",
     "settle_with_motion",
@@ -34,6 +36,8 @@ __all__ = [
 
 SERVING_PACKAGE = "spieltisch.serving"
 """Where the games' hooks live, one module per game named like the game."""
+DEFAULT_TURN_CLOCK = 90.0
+"""Seconds per turn of a table with two or more people, for a game that names none."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,9 @@ class GameHooks:
     paced_chance: bool = False
     """Whether the game's chance outcomes (Karolinchen's rolls, one after another with no
     decision between them) come one at a time at the table's pace, so people can follow."""
+    turn_clock: float | None = None
+    """Seconds per turn that a table with two or more people gets unless it asks otherwise
+    (None: `DEFAULT_TURN_CLOCK`)."""
 
 
 NO_HOOKS = GameHooks()
@@ -92,6 +99,14 @@ def tutors(game_names: Sequence[str]) -> dict[str, str]:
     """The games of `game_names` that have a guided first game, with their friendly bots."""
     found = {name: hooks_for(name).tutor for name in game_names}
     return {name: bot for name, bot in found.items() if bot is not None}
+
+
+def default_turn_clock(game_name: str, people: int) -> float | None:
+    """The turn clock a new table gets when none is asked for: the game's time per turn when
+    two or more people sit at it (nobody waits for ever for one who left), else none."""
+    if people < 2:
+        return None
+    return hooks_for(game_name).turn_clock or DEFAULT_TURN_CLOCK
 
 
 def needs_physics(game: Game[Any, Any], state: Any) -> bool:

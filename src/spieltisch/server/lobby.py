@@ -43,9 +43,10 @@ from spieltisch.server.common import (
     tutorial_left,
 )
 from spieltisch.server.connection import Connection
-from spieltisch.server.hooks import hooks_for, tutors
+from spieltisch.server.hooks import default_turn_clock, hooks_for, tutors
 from spieltisch.server.limits import TableQuota
 from spieltisch.server.news import SiteNews
+from spieltisch.server.presence import Presence
 from spieltisch.server.push import Pusher
 from spieltisch.server.scheduler import BOT_PACES, TUTORIAL_PACE, Scheduler, Timers
 from spieltisch.server.settle import CatchTiming
@@ -107,6 +108,7 @@ class Lobby:
     writer: Writer = field(init=False)  # the group commit (`server.writer`)
     pusher: Pusher = field(init=False)  # what connections are sent (`server.push`)
     news: SiteNews = field(init=False)  # the other workers of the site (`server.news`)
+    presence: Presence = field(init=False)  # who is here (`server.presence`)
 
     def __post_init__(self) -> None:
         self.work = Work(self.executor, self.clock, self.work_limit)
@@ -116,15 +118,18 @@ class Lobby:
         self.writer = Writer(self)
         self.pusher = Pusher(self)
         self.news = SiteNews(self)
+        self.presence = Presence(self)
 
     # --- start and stop ---------------------------------------------------------------------
     def load(self) -> None:
         """Rebuild every stored table (see `TableKeeper.load`)."""
         self.keeper.load()
+        self.presence.load()
 
     def resume(self) -> None:
         """Start the bots and clocks of every table (needs the running event loop)."""
         self.scheduler.resume()
+        self.presence.start()
 
     async def close(self) -> None:
         tasks = [t for timers in self.timers.values() for t in timers.tasks()]
@@ -134,6 +139,7 @@ class Lobby:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self.presence.stop()
         await self.writer.finish()  # what was played is stored before the server stops
         await self.work.close()
         await self.reviews.close(stop_running=True)  # a review may run for minutes
@@ -145,9 +151,11 @@ class Lobby:
 
     def connect(self, connection: Connection) -> None:
         self.pusher.connect(connection)
+        self.presence.connected(connection)
 
     def disconnect(self, connection: Connection) -> None:
         self.pusher.disconnect(connection)
+        self.presence.disconnected(connection)
 
     def bot_pause(self, table: LiveTable) -> float:
         return self.scheduler.bot_pause(table)
@@ -346,6 +354,7 @@ class Lobby:
             if await self.won(table, attempt):
                 for connection in self.connections.get(table.id, set()):
                     if connection.seat == seat:
+                        self.presence.disconnected(connection)  # its player left the seat
                         connection.seat = None
                 return
 
@@ -471,6 +480,7 @@ def _describe_game(name: str) -> dict[str, JsonValue]:
         "max_players": cls.max_players,
         "bots": bot_names(name),
         "review": hooks_for(name).review is not None,
+        "clock": default_turn_clock(name, 2),  # a table of two or more people's time per turn
         "options": [
             {"name": n, "default": d, "doc": doc} for n, d, doc in described if n != "players"
         ],

@@ -78,6 +78,8 @@ class SiteNews:
             table = self.lobby.tables.get(table_id)
             if table is not None and self.note_clock(table, news["v"], news["d"]):
                 await self.lobby.pusher.push(table)
+        elif kind in ("here", "beat"):
+            self.lobby.presence.heard(news)
         elif kind == "table":
             rows = [_row_from_json(r) for r in news["rows"]]
             show = Show.from_json(news["show"]) if news.get("show") else None

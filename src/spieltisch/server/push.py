@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from spieltisch.server.common import chat_json, is_tutorial
 from spieltisch.server.connection import Connection
+from spieltisch.server.presence import with_marks
 from spieltisch.server.scheduler import Timers
 from spieltisch.server.settle import open_window, timing_for
 from spieltisch.server.store import ChatRow
@@ -47,10 +48,12 @@ class Pusher:
         targets = [only] if only else list(self.lobby.connections.get(table.id, set()))
         await self._send_show(table, targets, only is not None)
         messages: dict[tuple[int | None, int | None], str] = {}
+        marks = self.lobby.presence.marks(table)  # who is here (`server.presence`)
         for connection in targets:
             key = (connection.seat, connection.seen)
             if key not in messages:
                 message = table.message(connection.seat, deadline, connection.seen)
+                message["table"] = with_marks(table.summary(), marks)
                 messages[key] = json.dumps(message, separators=(",", ":"))
             connection.seen = table.version
             self.send([connection], messages[key])

@@ -2,9 +2,10 @@
 
 The client sends {"type": "action", "action": "take 4", "version": 17}, {"type": "sync"} or
 {"type": "chat", "text": "..."}; every refusal is {"type": "error", "code": ..., "message":
-..., "version": ...} and changes nothing. A socket that falls more than
-`connection.MAX_BEHIND` messages behind is closed with code 1013 (the client reconnects and
-gets the whole picture).
+..., "version": ...} and changes nothing. Besides `state` messages the server sends `chat`,
+`settle` (Riff Raff's motion) and `presence` (who is here changed; `server.presence`). A
+socket that falls more than `connection.MAX_BEHIND` messages behind is closed with code 1013
+(the client reconnects and gets the whole picture).
 """
 
 from __future__ import annotations

@@ -486,4 +486,5 @@ def _seat_values(seat: SeatRow) -> dict[str, Any]:
         "token_hash": seat.token_hash,
         "replaced": seat.replaced,
         "account_id": seat.account_id,
+        "last_seen": None,  # a seat that changes hands: its new player has not been seen
     }

@@ -25,4 +25,6 @@ def review_json(record: GameRecord) -> dict[str, Any]:
     return cards
 
 
-HOOKS = GameHooks(tutor="greedy", review=review_json, paced_chance=True)
+HOOKS = GameHooks(
+    tutor="greedy", review=review_json, paced_chance=True, turn_clock=60.0  # one card a turn
+)

@@ -47,4 +47,5 @@ def review_json(record: GameRecord) -> dict[str, Any]:
     return data
 
 
-HOOKS = GameHooks(tutor="greedy", odds=odds_for, review=review_json)
+# a turn is several rolls and choices, all on one clock
+HOOKS = GameHooks(tutor="greedy", odds=odds_for, review=review_json, turn_clock=90.0)

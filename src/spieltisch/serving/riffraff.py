@@ -116,4 +116,5 @@ HOOKS = GameHooks(
     scene=scene,
     review=review_json,
     physics=Physics(placement_due, placement_motion, catcher, late_pieces),
+    turn_clock=120.0,  # a placement is aimed with care, and the ship's motion plays out
 )

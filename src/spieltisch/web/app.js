@@ -1,6 +1,7 @@
 // The web client: lobby, live table and replay viewer, switched by the address's #fragment.
 //   #/            the lobby
 //   #/t/ID        a table (the invite link)
+//   #/t/ID/seat/T a guest's rejoin link: keeps seat token T for the table, then opens it
 //   #/r/ID        the replay of a finished table
 //   #/v/ID        the review of a finished table (the games whose /api/games entry says review)
 //   #/learn/ID    a guided first game ("Learn to play")
@@ -16,6 +17,7 @@ import { hasTutorial, makeCoach } from "./tutorial.js";
 import { motionSwitch } from "./motion.js";
 import { reviewPage } from "./review.js";
 import { reviewedGames } from "./review_model.js";
+import { agoText } from "./i18n_presence.js";
 
 const app = document.getElementById("app");
 const languageSwitch = /** @type {HTMLSelectElement} */ (document.getElementById("lang"));
@@ -28,6 +30,7 @@ api("/api/games").then((games) => {
   page?.redraw?.();
 }).catch(() => { /* the lobby asks again */ });
 const pageContext = { notify, useLanguage }; // what the account pages need of the app
+let newSeat = null; // a seat this browser has just taken: its rejoin link is shown once
 
 // --- small helpers ------------------------------------------------------------------------
 const DETAILED = new Set(["illegal_action", "too_late"]); // the server's reason helps here
@@ -110,7 +113,8 @@ function lobbyPage() {
   let finished = [];
   let mine = null; // "My tables" of a signed-in player
   let timer = null;
-  const form = { game: "pickomino", seats: [null, "optimal"], clock: "", pace: "normal", options: {} };
+  // clock null: the game's time per turn when two or more people sit at the table, else none
+  const form = { game: "pickomino", seats: [null, "optimal"], clock: null, pace: "normal", options: {} };
   const root = h("div", { class: "lobby" });
   // Kept across redraws, so what is being typed survives a language switch or a refresh.
   const name = h("input", { id: "name", value: savedName(), maxlength: 32, autocomplete: "nickname" });
@@ -176,7 +180,11 @@ function lobbyPage() {
     const select = h("select", {
       "data-seat": index,
       "aria-label": `${t("lobby.seats")} ${index + 1}`,
-      onchange: (event) => (form.seats[index] = event.target.value || null),
+      onchange: (event) => {
+        form.seats[index] = event.target.value || null;
+        const clock = /** @type {HTMLSelectElement | null} */ (document.getElementById("clock"));
+        if (clock && form.clock === null) clock.value = clockChosen(game);
+      },
     }, h("option", { value: "", text: t("lobby.person") }),
     byStrength(game.bots).map((bot) => h("option", { value: bot, text: botLabel(bot) })));
     select.value = form.seats[index] || "";
@@ -186,10 +194,11 @@ function lobbyPage() {
   function createForm() {
     const game = games.find((g) => g.name === form.game);
     if (!game) return null;
+    const times = [...new Set([30, 60, 90, 120, game.clock].filter(Boolean))].sort((a, b) => a - b);
     const clock = h("select", { id: "clock", onchange: (e) => (form.clock = e.target.value) },
       h("option", { value: "", text: t("lobby.no_clock") }),
-      [30, 60, 120].map((n) => h("option", { value: n, text: t("lobby.seconds", { n }) })));
-    clock.value = form.clock;
+      times.map((n) => h("option", { value: n, text: t(n === game.clock ? "lobby.clock_default" : "lobby.seconds", { n }) })));
+    clock.value = clockChosen(game);
     const resize = (delta) => {
       const size = form.seats.length + delta;
       if (size < game.min_players || size > game.max_players) return;
@@ -204,7 +213,8 @@ function lobbyPage() {
         h("button", { class: "small", text: "−", title: t("lobby.remove_seat"), "aria-label": t("lobby.remove_seat"), onclick: () => resize(-1) }),
         h("button", { class: "small", text: "+", title: t("lobby.add_seat"), "aria-label": t("lobby.add_seat"), onclick: () => resize(1) })),
       h("ol", { class: "seat-list" }, form.seats.map((_, i) => seatChoice(game, i))),
-      h("label", {}, h("span", { text: t("lobby.clock") }), clock),
+      h("div", { class: "clock-choice" }, h("label", {}, h("span", { text: t("lobby.clock") }), clock),
+        h("p", { class: "muted option-doc", text: t("lobby.clock_doc") })),
       paceChoice(),
       optionsPanel(game),
       h("button", {
@@ -219,7 +229,7 @@ function lobbyPage() {
             const table = await api("/api/tables", {
               game: form.game,
               seats: form.seats.map((bot) => ({ bot })),
-              clock: form.clock ? Number(form.clock) : null,
+              clock: clockChosen(game) ? Number(clockChosen(game)) : null, // always said: null is none
               pace: form.pace,
               options: form.options,
             });
@@ -227,6 +237,7 @@ function lobbyPage() {
               if (!currentAccount()) keepName(who);
               const joined = await api(`/api/tables/${table.id}/join`, { name: who });
               keepToken(table.id, joined.token);
+              newSeat = { table: table.id, token: joined.token };
             }
             location.hash = `#/t/${table.id}`;
           } catch (error) {
@@ -234,6 +245,12 @@ function lobbyPage() {
           }
         },
       }));
+  }
+
+  // The turn clock in the form: the one chosen, else the game's default for two or more people.
+  function clockChosen(game) {
+    if (form.clock !== null) return form.clock;
+    return form.seats.filter((s) => s === null).length >= 2 && game.clock ? String(game.clock) : "";
   }
 
   // How long the bots pause before each move, so people can follow them (or not wait at all).
@@ -356,6 +373,8 @@ function tablePage(tableId, guided = false) {
     chatInput.value = "";
   } }, chatInput, h("button", { type: "submit", id: "chat-send" }));
   let chat = [];
+  let rejoin = newSeat && newSeat.table === tableId ? newSeat.token : null; // shown once
+  newSeat = null;
   const coach = guided ? makeCoach(tableId, receive, draw, leaveTutorial) : null;
 
   function connect() {
@@ -384,6 +403,12 @@ function tablePage(tableId, guided = false) {
     }
     if (message.type === "settle") {
       gameView("riffraff").onMessage(message); // the motion of a placement, played by the view
+      return;
+    }
+    if (message.type === "presence") { // who is here changed: the table itself did not
+      if (!last) return;
+      last.table.seats = last.table.seats.map((seat, i) => ({ ...seat, ...message.seats[i] }));
+      keepingPlace(drawTable);
       return;
     }
     if (message.type === "chat") {
@@ -453,6 +478,7 @@ function tablePage(tableId, guided = false) {
       if (!currentAccount()) keepName(name);
       const joined = await api(`/api/tables/${tableId}/join`, { name, seat });
       keepToken(tableId, joined.token);
+      rejoin = joined.token;
       socket.onclose = null;
       socket.close();
       connect();
@@ -498,12 +524,49 @@ function tablePage(tableId, guided = false) {
       },
       h("span", { class: "seat-name", text: seatName(seat), title: seat.bot?.includes(":") ? seat.bot : null }),
       accountMark(seat),
-      seat.seat === you ? h("span", { class: "badge", text: t("table.you") }) : null,
+      seat.seat === you ? h("span", { class: "badge", text: t("table.you") }) : presenceNote(seat),
       scores ? seatScore(table.game, view, seat.seat) : null,
       seat.open && canJoin ? h("button", { class: "primary", text: t("table.join"), onclick: () => join(seat.seat) }) : null))),
       table.seats.some((seat) => seat.bot) && table.pace
         ? h("p", { class: "muted pace-note", id: "table-pace", text: t("table.pace", { pace: t(`pace.${table.pace}`) }) })
         : null);
+  }
+
+  // Whether a seat's player is here, or away since when ("away · seen 3 minutes ago").
+  function presenceNote(seat) {
+    if (!seat.presence || last.table.status === "over") return null;
+    if (seat.presence === "here") return h("span", { class: "presence here", text: t("seat.here") });
+    return h("span", { class: `presence ${seat.presence}`, "data-state": seat.presence, "data-seen": seat.last_seen ?? "",
+      text: absentText(seat.presence, seat.last_seen) });
+  }
+
+  function absentText(state, seen) {
+    const ago = seen ? agoText(Date.now() / 1000 - Number(seen), language()) : null;
+    return ago ? t(`seat.${state}_seen`, { ago }) : t(`seat.${state}`);
+  }
+
+  // "seen 3 minutes ago" stays true while the page stays open
+  function refreshSeen() {
+    for (const node of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".presence[data-state]"))) {
+      const text = absentText(node.dataset.state, node.dataset.seen);
+      if (node.textContent !== text) node.textContent = text;
+    }
+  }
+
+  // A guest's personal link to this seat, for another device; shown once, right after joining.
+  function rejoinPanel() {
+    if (!rejoin || coach) return null;
+    const link = `${location.origin}${location.pathname}#/t/${tableId}/seat/${rejoin}`;
+    return h("section", { class: "panel rejoin", id: "rejoin" },
+      h("label", {}, h("span", { text: t("table.rejoin") }),
+        h("input", { readonly: true, value: link, id: "rejoin-link", onclick: (e) => e.target.select() })),
+      h("button", { class: "small", id: "rejoin-copy", text: t("table.copy"),
+        onclick: () => navigator.clipboard?.writeText(link).then(() => notify(t("table.rejoin_copied"))) }),
+      h("button", { class: "small", id: "rejoin-hide", text: t("table.rejoin_hide"), onclick: () => {
+        rejoin = null;
+        draw();
+      } }),
+      h("p", { class: "muted", text: t("table.rejoin_hint") }));
   }
 
   // Shown when focused by the keyboard: straight to the actions or to the game log.
@@ -535,6 +598,11 @@ function tablePage(tableId, guided = false) {
     const node = document.getElementById("clock");
     if (!node || !last || !last.deadline) return;
     node.textContent = t("table.clock", { s: Math.max(0, Math.round(last.deadline - Date.now() / 1000)) });
+  }
+
+  function tick() {
+    tickClock();
+    refreshSeen();
   }
 
   function logPanel() {
@@ -620,6 +688,7 @@ function tablePage(tableId, guided = false) {
           h("button", { class: "small", text: t("table.copy"), onclick: () => navigator.clipboard?.writeText(invite).then(() => notify(t("table.copied"))) })),
         you !== null && table.status !== "over" && !coach ? h("button", { class: "small", id: "leave", text: t("table.leave"), onclick: leave }) : null),
       h("p", { class: "offline-note", text: t("table.offline") }),
+      rejoinPanel(),
       skipButtons(),
       coach ? coach.panel(table.title, table.seats.map(seatName)) : null,
       statusLine(),
@@ -629,7 +698,7 @@ function tablePage(tableId, guided = false) {
   }
 
   connect();
-  clockTimer = setInterval(tickClock, 1000);
+  clockTimer = setInterval(tick, 1000);
   return {
     stop() {
       stopped = true;
@@ -795,7 +864,8 @@ function route() {
   if (page) page.stop();
   clear(app);
   noteRoute(location.hash);
-  const [, kind, id] = location.hash.split("/");
+  const [, kind, id, part, token] = location.hash.split("/");
+  if (kind === "t" && id && part === "seat" && token) takeSeat(decodeURIComponent(id), decodeURIComponent(token));
   if (kind === "t" && id) page = tablePage(decodeURIComponent(id));
   else if (kind === "r" && id) page = replayPage(decodeURIComponent(id));
   else if (kind === "v" && id) page = openReview(decodeURIComponent(id));
@@ -803,6 +873,13 @@ function route() {
   else if (kind === "signin" || kind === "signup") page = signInPage(app, kind, pageContext);
   else if (kind === "account") page = accountPage(app, pageContext);
   else page = lobbyPage();
+}
+
+// A rejoin link: this browser keeps the seat's token (it never goes to the server in an
+// address), and the token leaves the address bar and the history at once.
+function takeSeat(tableId, token) {
+  keepToken(tableId, token);
+  history.replaceState(null, "", `${location.pathname}${location.search}#/t/${encodeURIComponent(tableId)}`);
 }
 
 // Switch the page to `code`: the header, the page shown, and what screen readers heard.

@@ -1,6 +1,7 @@
 // Every string of the web client in German, English, French, Italian and Dutch.
 // t(key, args) fills {name} placeholders; the language comes from the browser or the switch.
 import { ACCOUNT_STRINGS } from "./i18n_accounts.js";
+import { PRESENCE_STRINGS } from "./i18n_presence.js";
 
 export const LANGUAGES = { de: "Deutsch", en: "English", fr: "Français", it: "Italiano", nl: "Nederlands" };
 
@@ -2385,7 +2386,9 @@ const STRINGS = {
     "lobby.pace_doc": "Hoe lang een bot wacht voor elke zet: direct, normaal of langzaam, zodat je zijn zetten kunt volgen.",
   },
 };
-for (const [code, strings] of Object.entries(ACCOUNT_STRINGS)) Object.assign(STRINGS[code], strings); // accounts, My tables
+for (const added of [ACCOUNT_STRINGS, PRESENCE_STRINGS]) { // accounts and My tables; who is here
+  for (const [code, strings] of Object.entries(added)) Object.assign(STRINGS[code], strings);
+}
 
 let current = "en";
 
