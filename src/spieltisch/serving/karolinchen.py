@@ -26,5 +26,8 @@ def review_json(record: GameRecord) -> dict[str, Any]:
 
 
 HOOKS = GameHooks(
-    tutor="greedy", review=review_json, paced_chance=True, turn_clock=60.0  # one card a turn
+    tutor="greedy",
+    review=review_json,
+    paced_chance=True,
+    turn_clock=60.0,  # one card a turn
 )
