@@ -435,7 +435,7 @@ class Lobby:
                 return lines
             except IntegrityError:
                 stored = await self.storage.read(self.store.chat, table.id, CHAT_TAIL)
-                lines = [*lines[:-1], *table.renumber_chat(stored, lines[-1])]
+                lines = [*lines[:-1], *table.chat.renumber(stored, lines[-1])]
         await self.storage.write(self.store.add_chat, table.id, lines[-1])
         return lines
 

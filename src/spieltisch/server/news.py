@@ -192,7 +192,7 @@ class SiteNews:
 
     def heard_chat(self, table_id: str, line: ChatRow) -> None:
         table = self.lobby.tables.get(table_id)
-        if table is not None and table.heard_chat(line):
+        if table is not None and table.chat.heard(line):
             self.lobby.pusher.send_chat(table, line)
 
     async def sweep(self) -> None:
@@ -205,8 +205,8 @@ class SiteNews:
             table = self.lobby.tables.get(table_id)
             if closed:
                 self.lobby.keeper.forget(table_id)
-            elif table is not None and chats > table.chat_count:
-                unheard = chats - table.chat_count
+            elif table is not None and chats > table.chat.count:
+                unheard = chats - table.chat.count
                 for line in await storage.read(store.chat, table_id, unheard):
                     self.heard_chat(table_id, line)
             if table is not None and not closed and version > table.version:

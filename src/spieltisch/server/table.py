@@ -12,7 +12,6 @@ one transaction) before anybody is told about them.
 
 from __future__ import annotations
 
-import math
 import random
 import secrets
 from dataclasses import dataclass, field, replace
@@ -23,6 +22,7 @@ from spieltisch.core.errors import IllegalAction
 from spieltisch.core.protocol import CHANCE, Game, JsonValue
 from spieltisch.core.record import GameRecord
 from spieltisch.core.registry import make_game
+from spieltisch.server.chat import CHAT_BURST, CHAT_TAIL, TableTalk
 from spieltisch.server.common import (
     TableError,
     bot_decision,
@@ -39,6 +39,7 @@ from spieltisch.server.settle import CatchTiming, CatchWindow, Motion, Show, mak
 from spieltisch.server.store import ChatRow, EntryRow, SeatRow, Store, TableRow
 
 __all__ = [
+    "CHAT_BURST",
     "CHAT_TAIL",
     "LiveTable",
     "TableError",
@@ -56,13 +57,6 @@ LOG_TEXT = 120
 LOG_TAIL = 30
 """How many of the latest log entries each message carries."""
 
-CHAT_TAIL = 30
-"""How many chat lines a table keeps in memory and a full message carries."""
-
-CHAT_BURST = 5
-CHAT_WINDOW = 10.0
-"""A seat may say at most `CHAT_BURST` chat lines in any `CHAT_WINDOW` seconds."""
-
 
 @dataclass
 class LiveTable:
@@ -73,9 +67,7 @@ class LiveTable:
     entries: list[EntryRow]
     actions: list[str]
     unsaved: list[tuple[EntryRow, SeatRow | None]] = field(default_factory=list)
-    chat: list[ChatRow] = field(default_factory=list)  # the latest lines of table talk
-    chat_count: int = 0
-    chat_times: dict[int, list[float]] = field(default_factory=dict)  # per seat, for the limit
+    chat: TableTalk = field(default_factory=TableTalk)
     timing: CatchTiming = field(default_factory=CatchTiming)
     show: Show | None = None  # the latest placement's motion (Riff Raff), for the clients
     stories: dict[int, dict[str, JsonValue]] = field(default_factory=dict)  # seq -> told facts
@@ -105,8 +97,7 @@ class LiveTable:
             if entry.action is not None:
                 table._replay_action(entry.seq, entry.action)
             table.entries.append(entry)
-        table.chat = store.chat(row.id, CHAT_TAIL)
-        table.chat_count = table.chat[-1].n + 1 if table.chat else 0
+        table.chat = TableTalk.from_stored(store.chat(row.id, CHAT_TAIL))
         return table
 
     def catch_up(self, rows: list[tuple[EntryRow, SeatRow | None]]) -> bool:
@@ -315,41 +306,8 @@ class LiveTable:
         return self.row.seed * 100_003 + self.version
 
     def talk(self, seat: int, text: str, now: float) -> ChatRow:
-        """A new chat line of `seat` at time `now` (the caller stores it). Refused, changing
-        nothing, when the seat has already said `CHAT_BURST` lines in the last `CHAT_WINDOW`
-        seconds."""
-        recent = [t for t in self.chat_times.get(seat, []) if now - t < CHAT_WINDOW]
-        if len(recent) >= CHAT_BURST:
-            wait = math.ceil(CHAT_WINDOW - (now - recent[0]))
-            raise TableError(
-                "chat_too_fast",
-                f"At most {CHAT_BURST} chat lines in {CHAT_WINDOW:.0f} seconds; "
-                f"say it again in {wait} s.",
-            )
-        self.chat_times[seat] = [*recent, now]
-        name = self.seats[seat].name or f"seat {seat + 1}"
-        line = ChatRow(self.chat_count, seat, name, text)
-        self.chat_count += 1
-        self.chat = [*self.chat[-(CHAT_TAIL - 1) :], line]
-        return line
-
-    def renumber_chat(self, stored: list[ChatRow], line: ChatRow) -> list[ChatRow]:
-        """Put `line` after the latest `stored` lines (another worker's line took its
-        number): the chat in memory becomes those lines and it. Returns the stored lines
-        this table had not had, then the renumbered line."""
-        missed = [old for old in stored if old.n >= line.n]
-        line = replace(line, n=stored[-1].n + 1 if stored else 0)
-        self.chat = [*stored[-(CHAT_TAIL - 1) :], line]
-        self.chat_count = line.n + 1
-        return [*missed, line]
-
-    def heard_chat(self, line: ChatRow) -> bool:
-        """Take in another worker's chat line; False when this table has it already."""
-        if line.n < self.chat_count:
-            return False
-        self.chat = [*self.chat[-(CHAT_TAIL - 1) :], line]
-        self.chat_count = line.n + 1
-        return True
+        """A new chat line of `seat` (see `TableTalk.say`)."""
+        return self.chat.say(seat, self.seats[seat].name or f"seat {seat + 1}", text, now)
 
     def join(self, seat: int | None, name: str, account_id: str | None = None) -> tuple[int, str]:
         """Seat a person (`account_id`: a signed-in player's account, else a guest)."""
@@ -504,6 +462,6 @@ class LiveTable:
             "deadline": deadline,
             "log": [self.log_entry(e, viewer) for e in self.entries[start:]],
             "log_full": full,
-            "chat": [chat_json(line) for line in self.chat] if full else None,
+            "chat": [chat_json(line) for line in self.chat.lines] if full else None,
             "result": self.result(),
         }
