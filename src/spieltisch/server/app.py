@@ -34,8 +34,9 @@ answered 413 unread; a socket message over `message` characters or nested more t
 levels gets an error message. JSON that Python would take but nothing can use (`1e400`, `NaN`,
 a lone surrogate such as `"\\ud800"`) is invalid JSON: 422 for a body, `bad_json` on a socket.
 A seat that changed hands `seat_changes_per_minute` times in a minute cannot be joined (429);
-an address over `sockets_per_address` open sockets or `reconnects_per_second` new ones is
-told so on the socket, which is then closed with 1013.
+a socket from an address over `sockets_per_address` open sockets or `reconnects_per_second`
+new ones is refused before its handshake: 429 with the refusal as JSON and a Retry-After
+(`limits.SocketGate`).
 
 The browser modules the client imports (three.js) are served from /vendor/, fetched by
 tools/fetch_web_deps.py; when they are missing the server says how to fetch them.
@@ -74,6 +75,7 @@ from spieltisch.server.limits import (
     BodyLimit,
     Limits,
     SeatChanges,
+    SocketGate,
     SocketQuota,
     TableQuota,
     strict_json,
@@ -84,10 +86,7 @@ from spieltisch.server.reviews import review
 from spieltisch.server.settle import CatchTiming
 from spieltisch.server.site import RedisSite, Site
 from spieltisch.server.sockets import (
-    CLOSE_LAGGING,
     MESSAGE_TYPES,
-    accepted_subprotocol,
-    refuse_socket,
     serve_socket,
 )
 from spieltisch.server.store import Store
@@ -240,6 +239,10 @@ def create_app(
     app.router.route_class = StrictJsonRoute
     app.add_middleware(BodyLimit, limit=limits.body)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM)  # text assets and JSON
+    # outermost, so a socket over its address's quota costs no more than its refusal;
+    # counted by the wall clock (the lobby's clock is game time, which tests may stop)
+    quota = SocketQuota(limits.sockets_per_address, limits.reconnects_per_second)
+    app.add_middleware(SocketGate, quota=quota, clock=time.monotonic)
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, error: Exception) -> JSONResponse:
@@ -295,7 +298,6 @@ class RevalidatedFiles(StaticFiles):
 def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
     # counted by the wall clock (the lobby's clock is game time, which tests may stop)
     seat_changes = SeatChanges(limits.seat_changes_per_minute)
-    sockets = SocketQuota(limits.sockets_per_address, limits.reconnects_per_second)
 
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
@@ -388,17 +390,7 @@ def _add_routes(app: FastAPI, lobby: Lobby, limits: Limits) -> None:
     @app.websocket("/api/tables/{table_id}/ws")
     async def socket(websocket: WebSocket, table_id: str, token: str | None = Query(None)) -> None:
         # `token` in the query is deprecated: the client offers it as a subprotocol instead.
-        address = _client_address(websocket)
-        try:
-            sockets.admit(address, time.monotonic())
-        except TableError as error:
-            await websocket.accept(subprotocol=accepted_subprotocol(websocket))
-            await refuse_socket(websocket, error, CLOSE_LAGGING)  # "try again later"
-            return
-        try:
-            await serve_socket(lobby, websocket, table_id, token, limits)
-        finally:
-            sockets.release(address)
+        await serve_socket(lobby, websocket, table_id, token, limits)  # quota: `SocketGate`
 
 
 def _refusal(error: TableError) -> JSONResponse:
