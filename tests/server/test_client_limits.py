@@ -28,7 +28,7 @@ from tests.server.helpers import (
     receive_state,
     threads,
 )
-from tests.server.live import start_server
+from tests.server.live import free_port, launch, start_server
 
 TIMEOUT = 30.0  # liveness only
 
@@ -160,6 +160,25 @@ def test_serve_takes_the_limits_as_options(tmp_path: Path) -> None:
     assert refused in answers, answers
     assert ("state", None) in answers[: answers.index(refused)], answers
     assert set(answers) <= {("state", None), refused, ("too_many_sockets", 429)}, answers
+
+
+def test_refused_sockets_leave_the_log_alone(tmp_path: Path) -> None:
+    """A storm of refused sockets must not write a line for each."""
+    log = tmp_path / "server.log"
+    server = launch(tmp_path / "data", free_port(), 0.0, ["--reconnects-per-second", "1"], log)
+    try:
+        body = {"game": "pickomino", "seats": [{"bot": None}, {"bot": None}]}
+        table_id = httpx.post(server.url + "api/tables", json=body, timeout=TIMEOUT).json()["id"]
+        address = server.url.replace("http", "ws", 1) + f"api/tables/{table_id}/ws"
+        answers: list[tuple[str, int | None]] = []
+        while answers.count(("too_many_reconnects", 429)) < 3 and len(answers) < 100:
+            answers.append(first_answer(address))
+    finally:
+        server.process.terminate()
+        server.process.wait(timeout=TIMEOUT)
+    assert answers.count(("too_many_reconnects", 429)) == 3, answers
+    said = log.read_text(errors="replace")
+    assert "ERROR" not in said and "Traceback" not in said, said
 
 
 def first_answer(address: str) -> tuple[str, int | None]:
