@@ -70,6 +70,7 @@ from starlette.requests import HTTPConnection, Request
 from spieltisch.core.registry import game_names
 from spieltisch.server.clock import Clock, WallClock
 from spieltisch.server.common import storage_down
+from spieltisch.server.handshake import EARLY_REFUSAL, EarlyRefusal
 from spieltisch.server.hooks import hooks_for
 from spieltisch.server.limits import (
     BodyLimit,
@@ -77,6 +78,7 @@ from spieltisch.server.limits import (
     SeatChanges,
     SocketGate,
     SocketQuota,
+    SocketRefused,
     TableQuota,
     strict_json,
 )
@@ -221,11 +223,17 @@ def create_app(
     )
     lobby.load()
 
+    # counted by the wall clock (the lobby's clock is game time, which tests may stop)
+    quota = SocketQuota(limits.sockets_per_address, limits.reconnects_per_second)
+
+    def early_refusal(address: str) -> SocketRefused | None:
+        return quota.refusal(address, time.monotonic())
+
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(_app: FastAPI) -> AsyncIterator[dict[str, EarlyRefusal]]:
         await lobby.site.start(lobby)
         lobby.resume()
-        yield
+        yield {EARLY_REFUSAL: early_refusal}  # for `handshake.QuotaH11Protocol`
         await lobby.site.close()  # its leases go at once: another worker takes them over
         await lobby.close()
         lobby.store.close()
@@ -239,9 +247,7 @@ def create_app(
     app.router.route_class = StrictJsonRoute
     app.add_middleware(BodyLimit, limit=limits.body)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM)  # text assets and JSON
-    # outermost, so a socket over its address's quota costs no more than its refusal;
-    # counted by the wall clock (the lobby's clock is game time, which tests may stop)
-    quota = SocketQuota(limits.sockets_per_address, limits.reconnects_per_second)
+    # outermost, so a socket over its address's quota costs no more than its refusal
     app.add_middleware(SocketGate, quota=quota, clock=time.monotonic)
 
     @app.exception_handler(TableError)

@@ -29,6 +29,7 @@ __all__ = [
     "TableQuota",
     "json_depth",
     "read_json",
+    "refusal_body",
     "strict_json",
 ]
 
@@ -152,15 +153,33 @@ class SocketQuota:
         """Count a new socket of `address`, or refuse it (then it is not open)."""
         if address is None:
             return
+        refused = self.refusal(address, now)
+        if refused is not None:
+            raise refused
+        if self.per_second > 0:
+            self.buckets[address] = (self._left(address, now) - 1, now)
+            self._forget_full_buckets(now)
+        self.open[address] += 1
+
+    def refusal(self, address: str, now: float) -> SocketRefused | None:
+        """Why a new socket of `address` would be refused now (None: it would not); counts
+        nothing."""
         if 0 < self.most_open <= self.open[address]:
-            raise SocketRefused(
+            return SocketRefused(
                 "too_many_sockets",
                 f"At most {self.most_open} open connections from one address; close one first.",
                 retry_after=1,
             )
-        if self.per_second > 0:
-            self._take(address, now)
-        self.open[address] += 1
+        left = self._left(address, now) if self.per_second > 0 else 1.0
+        if left < 1:
+            wait = math.ceil((1 - left) / self.per_second)
+            return SocketRefused(
+                "too_many_reconnects",
+                f"At most {self.per_second} new connections a second from one address; "
+                f"try again in {wait} s.",
+                retry_after=wait,
+            )
+        return None
 
     def release(self, address: str | None) -> None:
         """A socket of `address` that was admitted has closed."""
@@ -170,22 +189,15 @@ class SocketQuota:
         if self.open[address] <= 0:
             del self.open[address]
 
-    def _take(self, address: str, now: float) -> None:
-        """Take one admission from the bucket of `address`, or refuse."""
+    def _left(self, address: str, now: float) -> float:
+        """The admissions left in the bucket of `address` (refilled up to `now`)."""
         full = self.per_second * RECONNECT_SPAN
         left, when = self.buckets.get(address, (full, now))
-        left = min(full, left + (now - when) * self.per_second)
-        if left < 1:
-            wait = math.ceil((1 - left) / self.per_second)
-            raise SocketRefused(
-                "too_many_reconnects",
-                f"At most {self.per_second} new connections a second from one address; "
-                f"try again in {wait} s.",
-                retry_after=wait,
-            )
-        self.buckets[address] = (left - 1, now)
+        return min(full, left + (now - when) * self.per_second)
+
+    def _forget_full_buckets(self, now: float) -> None:
         if len(self.buckets) > 10_000:  # forget addresses whose bucket has filled again
-            refill = full / self.per_second  # seconds from empty to full
+            refill = RECONNECT_SPAN  # seconds from empty to full
             self.buckets = {a: b for a, b in self.buckets.items() if now - b[1] < refill}
 
 
@@ -223,7 +235,7 @@ async def _deny(scope: Scope, send: Send, refused: SocketRefused) -> None:
     if "websocket.http.response" not in scope.get("extensions", {}):
         await send({"type": "websocket.close", "code": 1013})
         return
-    body = _refusal_body(refused.code, refused.message)
+    body = refusal_body(refused.code, refused.message)
     start: Message = {
         "type": "websocket.http.response.start",
         "status": 429,
@@ -337,12 +349,12 @@ class BodyLimit:
 
 
 async def _answer(send: Send, status: int, code: str, message: str) -> None:
-    body = _refusal_body(code, message)
+    body = refusal_body(code, message)
     await send({"type": "http.response.start", "status": status, "headers": _json_headers(body)})
     await send({"type": "http.response.body", "body": body})
 
 
-def _refusal_body(code: str, message: str) -> bytes:
+def refusal_body(code: str, message: str) -> bytes:
     """A refusal as the REST routes answer it."""
     return json.dumps({"error": code, "message": message}).encode()
 
