@@ -15,13 +15,14 @@ from typing import Any
 with warnings.catch_warnings():  # Starlette suggests another HTTP client for its test client
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
-    from starlette.testclient import WebSocketTestSession
+    from starlette.testclient import WebSocketDenialResponse, WebSocketTestSession
 
 from spieltisch.server import create_app
 from tests.server.database import db_url
 
 __all__ = [
     "TestClient",
+    "WebSocketDenialResponse",
     "client_for",
     "finished_table",
     "join",

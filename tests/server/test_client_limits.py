@@ -13,16 +13,22 @@ from typing import Any
 
 import httpx
 import pytest
-from starlette.websockets import WebSocketDisconnect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from spieltisch.server import create_app
 from spieltisch.server.limits import RECONNECT_SPAN, Limits, SeatChanges, SocketQuota
 from spieltisch.server.table import TableError
 from tests.server.database import db_url
-from tests.server.helpers import TestClient, join, make_table, receive_state, threads
-from tests.server.live import start_server
+from tests.server.helpers import (
+    TestClient,
+    WebSocketDenialResponse,
+    join,
+    make_table,
+    receive_state,
+    threads,
+)
+from tests.server.live import free_port, launch, start_server
 
 TIMEOUT = 30.0  # liveness only
 
@@ -101,20 +107,37 @@ def test_new_sockets_per_address_are_limited_on_average() -> None:
         quota.admit("a", 50.5)
 
 
-def test_a_socket_over_the_address_limit_is_told_and_closed(tmp_path: Path) -> None:
+def test_a_socket_over_the_address_limit_is_refused_before_its_handshake(
+    tmp_path: Path,
+) -> None:
     with client_with(tmp_path, Limits(sockets_per_address=2)) as client:
         table_id = make_table(client, [None, None])["id"]
         url = f"/api/tables/{table_id}/ws"
         with client.websocket_connect(url) as first, client.websocket_connect(url) as second:
             assert receive_state(first)["type"] == receive_state(second)["type"] == "state"
-            with client.websocket_connect(url) as third:
-                refusal = receive_state(third)
-                with pytest.raises(WebSocketDisconnect) as closed:
-                    third.receive_json()
-            assert refusal["type"] == "error" and refusal["code"] == "too_many_sockets"
-            assert closed.value.code == 1013  # try again later
+            third = client.websocket_connect(url, subprotocols=["spieltisch"])
+            with pytest.raises(WebSocketDenialResponse) as refused, third:
+                pass
+        assert refused.value.status_code == 429
+        assert refused.value.json()["error"] == "too_many_sockets"
+        assert "At most 2 open connections" in refused.value.json()["message"]
+        assert refused.value.headers["retry-after"] == "1"
         with client.websocket_connect(url) as again:  # the two have closed
             assert receive_state(again)["type"] == "state"
+
+
+def test_a_socket_over_the_reconnect_rate_is_told_when_to_try_again(tmp_path: Path) -> None:
+    with client_with(tmp_path, Limits(reconnects_per_second=1)) as client:
+        url = f"/api/tables/{make_table(client, [None, None])['id']}/ws"
+        for _ in range(int(RECONNECT_SPAN)):  # the burst gets in
+            with client.websocket_connect(url) as ws:
+                assert receive_state(ws)["type"] == "state"
+        with pytest.raises(WebSocketDenialResponse) as refused, client.websocket_connect(url):
+            pass
+    assert refused.value.status_code == 429
+    assert refused.value.json()["error"] == "too_many_reconnects"
+    assert refused.value.headers["retry-after"] == "1"
+    assert "try again in 1 s" in refused.value.json()["message"]
 
 
 def test_serve_takes_the_limits_as_options(tmp_path: Path) -> None:
@@ -130,26 +153,43 @@ def test_serve_takes_the_limits_as_options(tmp_path: Path) -> None:
         address = server.url.replace("http", "ws", 1) + f"api/tables/{table_id}/ws"
         with connect(address, open_timeout=TIMEOUT) as held:
             assert json.loads(held.recv(timeout=TIMEOUT))["type"] == "state"
-            assert first_answer(address) == ("too_many_sockets", 1013)
+            assert first_answer(address) == ("too_many_sockets", 429)
         # one socket a second over 10 s: the held one and 9 more get in at once, then no more
         answers = [first_answer(address) for _ in range(int(RECONNECT_SPAN) + 3)]
-    refused = ("too_many_reconnects", 1013)
+    refused = ("too_many_reconnects", 429)
     assert refused in answers, answers
     assert ("state", None) in answers[: answers.index(refused)], answers
-    assert set(answers) <= {("state", None), refused, ("too_many_sockets", 1013)}, answers
+    assert set(answers) <= {("state", None), refused, ("too_many_sockets", 429)}, answers
+
+
+def test_refused_sockets_leave_the_log_alone(tmp_path: Path) -> None:
+    """A storm of refused sockets must not write a line for each."""
+    log = tmp_path / "server.log"
+    server = launch(tmp_path / "data", free_port(), 0.0, ["--reconnects-per-second", "1"], log)
+    try:
+        body = {"game": "pickomino", "seats": [{"bot": None}, {"bot": None}]}
+        table_id = httpx.post(server.url + "api/tables", json=body, timeout=TIMEOUT).json()["id"]
+        address = server.url.replace("http", "ws", 1) + f"api/tables/{table_id}/ws"
+        answers: list[tuple[str, int | None]] = []
+        while answers.count(("too_many_reconnects", 429)) < 3 and len(answers) < 100:
+            answers.append(first_answer(address))
+    finally:
+        server.process.terminate()
+        server.process.wait(timeout=TIMEOUT)
+    assert answers.count(("too_many_reconnects", 429)) == 3, answers
+    said = log.read_text(errors="replace")
+    assert "ERROR" not in said and "Traceback" not in said, said
 
 
 def first_answer(address: str) -> tuple[str, int | None]:
-    """The type (or error code) of the first message on a new socket and, after an error,
-    the code the server closed it with (None: the socket was let in, and is closed here)."""
-    with connect(address, open_timeout=TIMEOUT, close_timeout=TIMEOUT) as ws:
-        message = json.loads(ws.recv(timeout=TIMEOUT))
-        if message["type"] != "error":
-            return str(message["type"]), None
-        with pytest.raises(ConnectionClosed) as closed:
-            ws.recv(timeout=TIMEOUT)
-    code = closed.value.rcvd.code if closed.value.rcvd else None
-    return str(message["code"]), code
+    """The type of the first message on a new socket (None: it was let in, and is closed
+    here), or the error code and HTTP status of the answer that refused its handshake."""
+    try:
+        with connect(address, open_timeout=TIMEOUT, close_timeout=TIMEOUT) as ws:
+            return str(json.loads(ws.recv(timeout=TIMEOUT))["type"]), None
+    except InvalidStatus as refused:
+        assert refused.response.headers["Content-Type"] == "application/json"
+        return str(json.loads(refused.response.body or b"")["error"]), refused.response.status_code
 
 
 @pytest.mark.parametrize(

@@ -41,8 +41,9 @@ answered 413 unread; a socket message over `message` characters or nested more t
 levels gets an error message. JSON that Python would take but nothing can use (`1e400`, `NaN`,
 a lone surrogate such as `"\\ud800"`) is invalid JSON: 422 for a body, `bad_json` on a socket.
 A seat that changed hands `seat_changes_per_minute` times in a minute cannot be joined (429);
-an address over `sockets_per_address` open sockets or `reconnects_per_second` new ones is
-told so on the socket, which is then closed with 1013.
+a socket from an address over `sockets_per_address` open sockets or `reconnects_per_second`
+new ones is refused before its handshake: 429 with the refusal as JSON and a Retry-After
+(`limits.SocketGate`).
 
 The browser modules the client imports (three.js) are served from /vendor/, fetched by
 tools/fetch_web_deps.py; when they are missing the server says how to fetch them.
@@ -74,12 +75,15 @@ from spieltisch.server.accounts.service import Accounts
 from spieltisch.server.accounts.sessions import STATE_CHANGING, AccountSettings, check_origin
 from spieltisch.server.clock import Clock, WallClock
 from spieltisch.server.common import storage_down
+from spieltisch.server.handshake import EARLY_REFUSAL, EarlyRefusal
 from spieltisch.server.hooks import default_turn_clock, hooks_for
 from spieltisch.server.limits import (
     BodyLimit,
     Limits,
     SeatChanges,
+    SocketGate,
     SocketQuota,
+    SocketRefused,
     TableQuota,
     strict_json,
 )
@@ -89,7 +93,6 @@ from spieltisch.server.reviews import review
 from spieltisch.server.settle import CatchTiming
 from spieltisch.server.site import RedisSite, Site
 from spieltisch.server.sockets import (
-    CLOSE_LAGGING,
     MESSAGE_TYPES,
     accepted_subprotocol,
     refuse_socket,
@@ -241,11 +244,17 @@ def create_app(
     kept = FinishedGames()
     users = Accounts(lobby, account_settings, kept)
 
+    # counted by the wall clock (the lobby's clock is game time, which tests may stop)
+    quota = SocketQuota(limits.sockets_per_address, limits.reconnects_per_second)
+
+    def early_refusal(address: str) -> SocketRefused | None:
+        return quota.refusal(address, time.monotonic())
+
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(_app: FastAPI) -> AsyncIterator[dict[str, EarlyRefusal]]:
         await lobby.site.start(lobby)
         lobby.resume()
-        yield
+        yield {EARLY_REFUSAL: early_refusal}  # for `handshake.QuotaH11Protocol`
         await lobby.site.close()  # its leases go at once: another worker takes them over
         await lobby.close()
         users.close()
@@ -261,6 +270,8 @@ def create_app(
     app.router.route_class = StrictJsonRoute
     app.add_middleware(BodyLimit, limit=limits.body)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM)  # text assets and JSON
+    # outermost, so a socket over its address's quota costs no more than its refusal
+    app.add_middleware(SocketGate, quota=quota, clock=time.monotonic)
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, error: Exception) -> JSONResponse:
@@ -320,7 +331,6 @@ def _add_routes(
 ) -> None:
     # counted by the wall clock (the lobby's clock is game time, which tests may stop)
     seat_changes = SeatChanges(limits.seat_changes_per_minute)
-    sockets = SocketQuota(limits.sockets_per_address, limits.reconnects_per_second)
 
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
@@ -422,23 +432,14 @@ def _add_routes(
     @app.websocket("/api/tables/{table_id}/ws")
     async def socket(websocket: WebSocket, table_id: str, token: str | None = Query(None)) -> None:
         # `token` in the query is deprecated: the client offers it as a subprotocol instead.
-        address = _client_address(websocket)
         try:
-            sockets.admit(address, time.monotonic())
-        except TableError as error:
+            account_id = await _socket_account(accounts, websocket)
+        except TableError as error:  # the cookie, from another site's page
             await websocket.accept(subprotocol=accepted_subprotocol(websocket))
-            await refuse_socket(websocket, error, CLOSE_LAGGING)  # "try again later"
+            await refuse_socket(websocket, error, CLOSE_FOREIGN)
             return
-        try:
-            try:
-                account_id = await _socket_account(accounts, websocket)
-            except TableError as error:  # the cookie, from another site's page
-                await websocket.accept(subprotocol=accepted_subprotocol(websocket))
-                await refuse_socket(websocket, error, CLOSE_FOREIGN)
-                return
-            await serve_socket(lobby, websocket, table_id, token, limits, account_id)
-        finally:
-            sockets.release(address)
+        # the address's quota was checked before the handshake (`SocketGate`)
+        await serve_socket(lobby, websocket, table_id, token, limits, account_id)
 
 
 async def _socket_account(accounts: Accounts, websocket: WebSocket) -> str | None:

@@ -8,10 +8,11 @@ import json
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from spieltisch.server.table import TableError
 
@@ -22,10 +23,13 @@ __all__ = [
     "BodyLimit",
     "Limits",
     "SeatChanges",
+    "SocketGate",
     "SocketQuota",
+    "SocketRefused",
     "TableQuota",
     "json_depth",
     "read_json",
+    "refusal_body",
     "strict_json",
 ]
 
@@ -120,6 +124,14 @@ class SeatChanges:
         return [t for t in self.changes.get(key, []) if now - t < QUOTA_WINDOW]
 
 
+class SocketRefused(TableError):
+    """A WebSocket its address may not open now; `retry_after`: seconds until it may."""
+
+    def __init__(self, code: str, message: str, retry_after: int) -> None:
+        super().__init__(code, message)
+        self.retry_after = retry_after
+
+
 RECONNECT_SPAN = 10.0
 """New sockets of one address are counted on average over this many seconds: a burst (a
 restart, after which every browser behind one address reconnects at once) gets in, a
@@ -141,14 +153,33 @@ class SocketQuota:
         """Count a new socket of `address`, or refuse it (then it is not open)."""
         if address is None:
             return
+        refused = self.refusal(address, now)
+        if refused is not None:
+            raise refused
+        if self.per_second > 0:
+            self.buckets[address] = (self._left(address, now) - 1, now)
+            self._forget_full_buckets(now)
+        self.open[address] += 1
+
+    def refusal(self, address: str, now: float) -> SocketRefused | None:
+        """Why a new socket of `address` would be refused now (None: it would not); counts
+        nothing."""
         if 0 < self.most_open <= self.open[address]:
-            raise TableError(
+            return SocketRefused(
                 "too_many_sockets",
                 f"At most {self.most_open} open connections from one address; close one first.",
+                retry_after=1,
             )
-        if self.per_second > 0:
-            self._take(address, now)
-        self.open[address] += 1
+        left = self._left(address, now) if self.per_second > 0 else 1.0
+        if left < 1:
+            wait = math.ceil((1 - left) / self.per_second)
+            return SocketRefused(
+                "too_many_reconnects",
+                f"At most {self.per_second} new connections a second from one address; "
+                f"try again in {wait} s.",
+                retry_after=wait,
+            )
+        return None
 
     def release(self, address: str | None) -> None:
         """A socket of `address` that was admitted has closed."""
@@ -158,22 +189,60 @@ class SocketQuota:
         if self.open[address] <= 0:
             del self.open[address]
 
-    def _take(self, address: str, now: float) -> None:
-        """Take one admission from the bucket of `address`, or refuse."""
+    def _left(self, address: str, now: float) -> float:
+        """The admissions left in the bucket of `address` (refilled up to `now`)."""
         full = self.per_second * RECONNECT_SPAN
         left, when = self.buckets.get(address, (full, now))
-        left = min(full, left + (now - when) * self.per_second)
-        if left < 1:
-            wait = math.ceil((1 - left) / self.per_second)
-            raise TableError(
-                "too_many_reconnects",
-                f"At most {self.per_second} new connections a second from one address; "
-                f"try again in {wait} s.",
-            )
-        self.buckets[address] = (left - 1, now)
+        return min(full, left + (now - when) * self.per_second)
+
+    def _forget_full_buckets(self, now: float) -> None:
         if len(self.buckets) > 10_000:  # forget addresses whose bucket has filled again
-            refill = full / self.per_second  # seconds from empty to full
+            refill = RECONNECT_SPAN  # seconds from empty to full
             self.buckets = {a: b for a, b in self.buckets.items() if now - b[1] < refill}
+
+
+class SocketGate:
+    """ASGI middleware: a WebSocket over its address's `SocketQuota` is refused before its
+    handshake, with a 429 answer whose JSON body says why (`{"error": ..., "message": ...}`,
+    as every refusal) and a `Retry-After`. Nothing else is done for it: no routing, no lobby,
+    no socket; a storm of reconnects from one address costs the others little. An admitted
+    socket is counted until it ends."""
+
+    def __init__(self, app: ASGIApp, quota: SocketQuota, clock: Callable[[], float]) -> None:
+        self.app = app
+        self.quota = quota
+        self.clock = clock  # the wall clock: the game clock of tests may stand still
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        address = scope["client"][0] if scope.get("client") else None
+        try:
+            self.quota.admit(address, self.clock())
+        except SocketRefused as refused:
+            await _deny(scope, send, refused)
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.quota.release(address)
+
+
+async def _deny(scope: Scope, send: Send, refused: SocketRefused) -> None:
+    """Refuse a WebSocket's handshake with 429 and the refusal as JSON (a server without
+    denial answers refuses it with its plain 403)."""
+    if "websocket.http.response" not in scope.get("extensions", {}):
+        await send({"type": "websocket.close", "code": 1013})
+        return
+    body = refusal_body(refused.code, refused.message)
+    start: Message = {
+        "type": "websocket.http.response.start",
+        "status": 429,
+        "headers": [*_json_headers(body), (b"retry-after", b"%d" % refused.retry_after)],
+    }
+    await send(start)
+    await send({"type": "websocket.http.response.body", "body": body})
 
 
 def json_depth(value: Any) -> int:
@@ -280,7 +349,15 @@ class BodyLimit:
 
 
 async def _answer(send: Send, status: int, code: str, message: str) -> None:
-    body = json.dumps({"error": code, "message": message}).encode()
-    headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
-    await send({"type": "http.response.start", "status": status, "headers": headers})
+    body = refusal_body(code, message)
+    await send({"type": "http.response.start", "status": status, "headers": _json_headers(body)})
     await send({"type": "http.response.body", "body": body})
+
+
+def refusal_body(code: str, message: str) -> bytes:
+    """A refusal as the REST routes answer it."""
+    return json.dumps({"error": code, "message": message}).encode()
+
+
+def _json_headers(body: bytes) -> list[tuple[bytes, bytes]]:
+    return [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]

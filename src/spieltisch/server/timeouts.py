@@ -15,12 +15,13 @@ import asyncio
 from typing import Any
 
 import h11
-from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from spieltisch.server.handshake import QuotaH11Protocol
 
 __all__ = ["timed_protocol"]
 
 
-class _TimedH11Protocol(H11Protocol):
+class _TimedH11Protocol(QuotaH11Protocol):
     request_timeout = 10.0
     _deadline: asyncio.TimerHandle | None = None
     _upgraded = False
@@ -65,5 +66,6 @@ class _TimedH11Protocol(H11Protocol):
 
 
 def timed_protocol(request_timeout: float) -> type[Any]:
-    """Uvicorn's HTTP/1.1 protocol, closing a request that takes over `request_timeout` s."""
+    """Uvicorn's HTTP/1.1 protocol, closing a request that takes over `request_timeout` s
+    (and refusing a WebSocket over its address's quota at once, `handshake`)."""
     return type("TimedH11Protocol", (_TimedH11Protocol,), {"request_timeout": request_timeout})

@@ -90,6 +90,23 @@ export function socketProtocols(token) {
   return token ? ["spieltisch", `token.${token}`] : ["spieltisch"];
 }
 
+const RETRY_FIRST = 1000; // ms before the first attempt to reconnect
+const RETRY_MOST = 30000; // ms between attempts at most
+
+/**
+ * How long to wait before reconnecting a table's socket: a second after it was open, then
+ * twice as long after each attempt in a row that never opened (a server refusing new sockets
+ * from this address answers 429, which a browser cannot read), up to 30 s; each wait spread
+ * by a fifth either way, so that browsers refused together do not all come back together.
+ * @param {number} failures attempts in a row that never opened
+ * @param {number} random a number in [0, 1)
+ * @returns {number} milliseconds
+ */
+export function reconnectDelay(failures, random) {
+  const wait = Math.min(RETRY_MOST, RETRY_FIRST * 2 ** Math.min(failures, 16));
+  return Math.round(wait * (0.8 + 0.4 * random));
+}
+
 export function savedName() {
   return localStorage.getItem("spieltisch.name") || "";
 }

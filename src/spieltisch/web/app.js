@@ -7,7 +7,7 @@
 //   #/learn/ID    a guided first game ("Learn to play")
 //   #/signin, #/signup, #/account   optional accounts (account.js)
 
-import { api, ApiError, keepName, keepToken, savedName, socketProtocols, tokenFor } from "./api.js";
+import { api, ApiError, keepName, keepToken, reconnectDelay, savedName, socketProtocols, tokenFor } from "./api.js";
 import { accountLanguage, accountMark, accountNav, accountPage, currentAccount, drawNav, loadMyTables, loadSession,
   myTablesPanel, noteRoute, saveLanguage, signInPage } from "./account.js";
 import { clear, h, keepingPlace, replaceChildren } from "./dom.js";
@@ -360,6 +360,7 @@ function tablePage(tableId, guided = false) {
   let last = null;
   let stopped = false;
   let retry = null;
+  let failures = 0; // reconnects in a row that never opened
   let clockTimer = null;
   const extras = { odds: localStorage.getItem("spieltisch.odds") === "on", oddsData: null, oddsVersion: -1 };
   // Inputs live across redraws, so typing is not lost when the table changes.
@@ -381,12 +382,17 @@ function tablePage(tableId, guided = false) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}/api/tables/${tableId}/ws`, socketProtocols(tokenFor(tableId)));
     socket.onmessage = (event) => (coach ? coach.offer : receive)(JSON.parse(event.data));
+    let opened = false;
     socket.onclose = () => {
       if (stopped) return;
       root.classList.add("offline");
-      retry = setTimeout(connect, 1000);
+      failures = opened ? 0 : failures + 1;
+      retry = setTimeout(connect, reconnectDelay(failures, Math.random()));
     };
-    socket.onopen = () => root.classList.remove("offline");
+    socket.onopen = () => {
+      opened = true;
+      root.classList.remove("offline");
+    };
   }
 
   function receive(message) {
