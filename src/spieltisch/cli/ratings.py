@@ -113,12 +113,16 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         config = _config(args)
-        bar = ProgressBar(config.games, sys.stderr)
-        started = time.perf_counter()
-        results = play_calibration(config, args.jobs, bar.update)
-    except (InvalidOptions, TournamentError, ValueError) as error:
+    except (InvalidOptions, TournamentError) as error:
         return fail(str(error))
-    bar.finish()
+    bar = ProgressBar(config.games, sys.stderr)
+    started = time.perf_counter()
+    try:
+        results = play_calibration(config, args.jobs, bar.update)
+    except ValueError as error:  # TournamentError among them
+        return fail(str(error))
+    finally:
+        bar.finish()
     seconds = time.perf_counter() - started
     entry = _entry(config, fit_ratings(results, config.bots))
     out = args.out or BOTS_FILE

@@ -104,10 +104,9 @@ def play_calibration(
     chunks = [indices[start : start + size] for start in range(0, config.games, size)]
     results: list[GameResult] = []
     if jobs == 1:
-        _start_worker(config)
-        batches = map(_worker_games, chunks)
-        for batch in batches:
-            results += batch
+        player = TablePlayer(config.tournament())
+        for index in indices:
+            results.append(player.play(index, seating(config, index)))
             if progress is not None:
                 progress(len(results))
         return results
