@@ -11,11 +11,12 @@ from spieltisch.server.app import WEB_DIR
 
 SERVER_SOURCES = Path(__file__).resolve().parents[2] / "src" / "spieltisch"
 LANGUAGES = ("en", "de", "fr", "it", "nl")
-RAISED = re.compile(r'TableError\(\s*"(\w+)"')
+RAISED = re.compile(r'(?:TableError|SocketRefused)\(\s*"(\w+)"')
+"""A refusal written in the server's sources: a `TableError`, or a socket's `SocketRefused`."""
 
 
 def server_codes() -> set[str]:
-    """The codes of every `TableError("code", ...)` written in the server's sources."""
+    """The codes of every refusal (`RAISED`) written in the server's sources."""
     codes: set[str] = set()
     for path in SERVER_SOURCES.rglob("*.py"):
         codes |= set(RAISED.findall(path.read_text(encoding="utf-8")))

@@ -67,8 +67,15 @@ class TableKeeper:
                 raise
             self._mark_broken(table_id, reason(error), stored=False)
             return
-        if table is not None and not self.knows(table_id):
+        if table is None:
+            return
+        known = self.lobby.tables.get(table_id)
+        if known is None and not self.knows(table_id):
             self._take(table)
+        elif known is not None and table.version > known.version:
+            # an earlier read (for the table's first news) came back after this one: the
+            # table in memory is older than what this read saw, and no news may follow soon
+            await self.lobby.news.refresh(table_id)
 
     def _read_stored(self, table_id: str) -> LiveTable | None:
         """The stored table rebuilt (in a storage thread); a database error that is not the
