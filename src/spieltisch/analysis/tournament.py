@@ -17,6 +17,7 @@ still missing; a file of a different tournament is refused.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import multiprocessing
@@ -37,6 +38,7 @@ from spieltisch.core.registry import game_class, make_game
 __all__ = [
     "BACKENDS",
     "GameResult",
+    "TablePlayer",
     "TournamentConfig",
     "TournamentError",
     "load_results",
@@ -171,12 +173,11 @@ def _order_key(bots: Sequence[str]) -> Callable[[tuple[str, ...]], tuple[int, ..
 
 
 # --- playing ---------------------------------------------------------------------------------
-class _Player:
+class TablePlayer:
     """One process's games and bots per seating, built once and reseeded for every game."""
 
     def __init__(self, config: TournamentConfig) -> None:
         self.config = config
-        self.seatings = schedule(config)
         self.tables: dict[tuple[str, ...], tuple[Game[Any, Any], list[Bot]]] = {}
 
     def table(self, seating: tuple[str, ...]) -> tuple[Game[Any, Any], list[Bot]]:
@@ -185,8 +186,14 @@ class _Player:
             self.tables[seating] = (game, [make_bot(game, spec) for spec in seating])
         return self.tables[seating]
 
-    def play(self, index: int) -> GameResult:
-        seating = self.seatings[index % len(self.seatings)]
+    @functools.cached_property
+    def seatings(self) -> list[tuple[str, ...]]:
+        return schedule(self.config)
+
+    def play(self, index: int, seating: tuple[str, ...] | None = None) -> GameResult:
+        """Game `index`: the schedule's seating, or `seating` (any of the bots at any seat
+        count of `check_config`), with the seeds of game `index` either way."""
+        seating = seating or self.seatings[index % len(self.seatings)]
         game, bots = self.table(seating)
         dice_seed, bot_seeds = game_seeds(self.config.seed, index, len(seating))
         seed_drawing_bots(bots, bot_seeds)
@@ -202,22 +209,22 @@ class _Player:
 
 def play_game(config: TournamentConfig, index: int) -> GameResult:
     """Game `index` of the tournament, played on its own."""
-    return _Player(config).play(index)
+    return TablePlayer(config).play(index)
 
 
 def play_games(config: TournamentConfig, indices: Sequence[int]) -> list[GameResult]:
-    player = _Player(config)
+    player = TablePlayer(config)
     return [player.play(index) for index in indices]
 
 
-_WORKER: _Player | None = None
+_WORKER: TablePlayer | None = None
 
 
 def _start_worker(config: TournamentConfig) -> None:
     """Pool initializer: Ctrl-C is the parent's to handle."""
     global _WORKER
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _WORKER = _Player(config)
+    _WORKER = TablePlayer(config)
 
 
 def _worker_games(indices: list[int]) -> list[GameResult]:
@@ -235,7 +242,7 @@ def _run_local(
     config: TournamentConfig, pending: Sequence[int], jobs: int
 ) -> Iterator[list[GameResult]]:
     if jobs == 1:
-        player = _Player(config)
+        player = TablePlayer(config)
         for index in pending:
             yield [player.play(index)]
         return

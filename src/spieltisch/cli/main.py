@@ -23,6 +23,7 @@ COMMAND_MODULES = {
     "serve": "serve",
     "db": "db",
     "tournament": "tournament",
+    "ratings": "ratings",
 }
 """Each command, in the order of the help, and its module in `spieltisch.cli`, which adds the
 command's parser (`add_parser`) and runs it."""
