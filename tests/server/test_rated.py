@@ -17,7 +17,7 @@ from spieltisch.server.clock import ManualClock
 from spieltisch.server.rated import RatedEnd, bot_rating, count_end
 from spieltisch.server.schema import ACCOUNTS, RATINGS
 from spieltisch.server.store import EntryRow, SeatRow, Store, TableRow
-from tests.server.accounts import app_client, sign_up
+from tests.server.accounts import PASSWORD, app_client, sign_up
 from tests.server.database import db_url
 from tests.server.helpers import TestClient, join, make_table, play_until, receive_state
 
@@ -65,6 +65,11 @@ def test_a_rated_game_against_a_bot_moves_the_players_rating_once(client: TestCl
     assert entry["provisional"] is True and entry["shown"] == f"{entry['rating']}?"
     assert entry["rating"] == shown(Rating(mu, sigma)).points
     assert entry["stronger_than"] is not None or entry["weaker_than"] is not None
+    data = client.get("/api/account/data").json()
+    assert data["ratings"] == [{"game": "pickomino", "mu": mu, "sigma": sigma, "games": 1}]
+    deleted = client.post("/api/account/delete", json={"password": PASSWORD})
+    assert deleted.status_code == 204
+    assert games_of(client.app.state.lobby.store) == []  # type: ignore[attr-defined]
 
 
 def test_guests_can_neither_make_nor_join_a_rated_table(client: TestClient) -> None:
