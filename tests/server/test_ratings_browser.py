@@ -1,6 +1,6 @@
 """Ratings in Debian's Chromium: a signed-in player makes a rated table against a bot (whose
 calibrated rating the form shows), plays it to the end by clicking, and finds the new
-provisional rating on the profile; the profile and the leaderboard are axe-clean.
+provisional rating on the profile behind the name; the profile and the leaderboard are axe-clean.
 
 Screenshots are kept in artifacts/browser/ for people to look at.
 """
@@ -46,7 +46,7 @@ def test_a_rated_game_shows_on_the_profile(browser: Browser, server: LiveServer)
     page.click("#make-table")
     page.wait_for_selector(".board .stacks")
     assert any(click_a_move(page) is False for _ in range(MOST_MOVES))
-    page.goto(f"{server.url}#/p/{name}")
+    page.click(".seat.mine .profile-link")  # a signed-in player's name leads to the profile
     page.wait_for_selector("#profile tr[data-game='pickomino']")
     row = page.inner_text("#profile tr[data-game='pickomino']")
     assert "?" in row and "1 rated game" in row
