@@ -1,6 +1,7 @@
 """Ratings in Debian's Chromium: a signed-in player makes a rated table against a bot (whose
 calibrated rating the form shows), plays it to the end by clicking, and finds the new
-provisional rating on the profile behind the name; the profile and the leaderboard are axe-clean.
+provisional rating on the profile behind the name and beside the name at the table; the
+profile and the leaderboard are axe-clean.
 
 Screenshots are kept in artifacts/browser/ for people to look at.
 """
@@ -45,6 +46,7 @@ def test_a_rated_game_shows_on_the_profile(browser: Browser, server: LiveServer)
     shot(page, "ratings-lobby-form")
     page.click("#make-table")
     page.wait_for_selector(".board .stacks")
+    assert page.inner_text("#table-rated") == "rated"
     assert any(click_a_move(page) is False for _ in range(MOST_MOVES))
     page.click(".seat.mine .profile-link")  # a signed-in player's name leads to the profile
     page.wait_for_selector("#profile tr[data-game='pickomino']")
@@ -53,6 +55,11 @@ def test_a_rated_game_shows_on_the_profile(browser: Browser, server: LiveServer)
     assert "than" in row  # where it stands against the bots
     shot(page, "ratings-profile")
     assert severe(page) == []
+    rating = page.inner_text("#profile tr[data-game='pickomino'] td.rating")
+    page.go_back()  # the table again: the rating stands beside the name
+    page.wait_for_selector(".seat.mine .seat-rating:not(:empty)")
+    assert page.inner_text(".seat.mine .seat-rating") == rating
+    shot(page, "ratings-table-seat")
     page.goto(f"{server.url}#/leaderboard/pickomino")
     page.wait_for_selector("#leaderboard-empty")  # one provisional player is not listed yet
     shot(page, "ratings-leaderboard")

@@ -19,7 +19,7 @@ import { motionSwitch } from "./motion.js";
 import { reviewPage } from "./review.js";
 import { reviewedGames } from "./review_model.js";
 import { agoText } from "./i18n_presence.js";
-import { leaderboardLink, leaderboardPage, profilePage, ratedBotLabel, ratedChoice } from "./ratings.js";
+import { forgetSeatRatings, leaderboardLink, leaderboardPage, profilePage, ratedBotLabel, ratedChoice, seatRating } from "./ratings.js";
 
 const app = document.getElementById("app");
 const languageSwitch = /** @type {HTMLSelectElement} */ (document.getElementById("lang"));
@@ -531,6 +531,7 @@ function tablePage(tableId, guided = false) {
       h("span", { class: "seat-name", title: seat.bot?.includes(":") ? seat.bot : null },
         seat.account && !seat.bot ? h("a", { class: "profile-link", href: `#/p/${encodeURIComponent(seat.name)}`, text: seatName(seat) }) : seatName(seat)),
       accountMark(seat),
+      seat.account && !seat.bot ? seatRating(seat.name, table.game) : null,
       seat.seat === you ? h("span", { class: "badge", text: t("table.you") }) : presenceNote(seat),
       scores ? seatScore(table.game, view, seat.seat) : null,
       seat.open && canJoin ? h("button", { class: "primary", text: t("table.join"), onclick: () => join(seat.seat) }) : null))),
@@ -690,6 +691,7 @@ function tablePage(tableId, guided = false) {
       h("div", { class: "table-head" },
         h("a", { href: "#/", class: "button", text: t("table.back") }),
         h("h2", { text: table.title }),
+        table.rated ? h("span", { class: "badge rated", id: "table-rated", text: t("rate.rated_badge") }) : null,
         coach ? null : h("label", { class: "invite" }, h("span", { text: t("table.invite") }),
           h("input", { readonly: true, value: invite, id: "invite", onclick: (e) => e.target.select() }),
           h("button", { class: "small", text: t("table.copy"), onclick: () => navigator.clipboard?.writeText(invite).then(() => notify(t("table.copied"))) })),
@@ -871,6 +873,7 @@ function route() {
   if (page) page.stop();
   clear(app);
   noteRoute(location.hash);
+  forgetSeatRatings();
   const [, kind, id, part, token] = location.hash.split("/");
   if (kind === "t" && id && part === "seat" && token) takeSeat(decodeURIComponent(id), decodeURIComponent(token));
   if (kind === "t" && id) page = tablePage(decodeURIComponent(id));

@@ -148,3 +148,31 @@ export function leaderboardPage(app, game, page) {
   draw();
   return { stop() {}, redraw: draw };
 }
+
+/** @type {Map<string, Promise<{ [game: string]: GameRating }>>} */
+const seatRatings = new Map(); // a player's name -> their ratings, asked once per page
+
+/**
+ * A signed-in player's rating in `game` beside their name at a table ("1,405?"); empty until
+ * the profile answers, and for a player without a rating in the game.
+ * @param {string} name
+ * @param {string} game
+ */
+export function seatRating(name, game) {
+  const span = h("span", { class: "seat-rating" });
+  if (!seatRatings.has(name)) {
+    seatRatings.set(name, api(`/api/players/${encodeURIComponent(name)}`)
+      .then((/** @type {{ ratings: GameRating[] }} */ found) => Object.fromEntries(found.ratings.map((r) => [r.game, r])))
+      .catch(() => ({})));
+  }
+  seatRatings.get(name)?.then((byGame) => {
+    const rating = byGame[game];
+    if (rating) span.textContent = rating.provisional ? `${ratingText(rating.rating)}?` : ratingText(rating.rating);
+  });
+  return span;
+}
+
+/** Ask for the players' ratings afresh (a page opens: a game may have ended meanwhile). */
+export function forgetSeatRatings() {
+  seatRatings.clear();
+}
