@@ -89,7 +89,7 @@ export function profilePage(app, name, page) {
     const rows = profile.ratings.map((r) => h("tr", { "data-game": r.game },
       h("th", { scope: "row" }, title(r.game), " ", leaderboardLink(r.game)),
       h("td", { class: "rating", text: r.provisional ? `${ratingText(r.rating)}?` : ratingText(r.rating) }),
-      h("td", { text: t("rate.games_played", { n: r.games }) }),
+      h("td", { class: "games", text: r.games }),
       h("td", { text: standingText(r) })));
     return replaceChildren(root, h("section", { class: "panel profile", id: "profile" },
       h("h2", { text: t("rate.profile_title", { name: profile.name }) }),
