@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from spieltisch.ratings.model import MU0, Rating, shown
 from spieltisch.server.clock import ManualClock
-from spieltisch.server.rated import RatedEnd, bot_rating, count_end
+from spieltisch.server.rated import RatedEnd, bot_rating, count_end, counted_last
 from spieltisch.server.schema import ACCOUNTS, RATINGS
 from spieltisch.server.store import EntryRow, SeatRow, Store, TableRow
 from tests.server.accounts import PASSWORD, app_client, sign_up
@@ -116,6 +116,38 @@ def test_a_player_who_leaves_a_rated_game_counts_last(client: TestClient) -> Non
     after = ratings(client)
     assert after["Ada"][0] > MU0 > after["Bea"][0]  # whatever the stand-in bot scored
     assert after["Ada"][2] == after["Bea"][2] == 1
+
+
+def test_running_out_of_time_or_leaving_counts_last_and_nothing_else_does() -> None:
+    seats = [
+        SeatRow(0, None, "Ada", "h0", account_id="a"),
+        SeatRow(1, "optimal", "Bea", None, replaced=True, account_id="b"),  # left
+        SeatRow(2, None, "Cem", "h2", account_id="c"),
+        SeatRow(3, "greedy", None, None),
+    ]
+    entries = [
+        EntryRow(0, None, None, "joined", {"seat": 0}),
+        EntryRow(1, None, None, "timeout", {"seat": 2, "bot": "optimal"}),
+        EntryRow(2, 2, "roll", None, {}),
+    ]
+    assert counted_last(seats, entries) == [1, 2]
+    assert counted_last(seats, entries[:1]) == [1]
+
+
+def test_a_player_whose_clock_ran_out_in_a_rated_game_counts_last(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    with app_client(tmp_path, clock) as client:
+        sign_up(client)
+        table = make_table(client, [None, "greedy"], rated=True, seed=None, clock=30)
+        token = join(client, table["id"], "Ada")
+        with client.websocket_connect(f"/api/tables/{table['id']}/ws?token={token}") as ws:
+            state = receive_state(ws)
+            clock.advance(31)  # Ada lets her first turn's clock run out: a bot plays it
+            while not any(e["key"] == "timeout" for e in state["log"]):
+                state = receive_state(ws)
+            play_until(ws, state, lambda s: s["result"] is not None)
+        mu, _, games = ratings(client)["Ada"]
+    assert games == 1 and mu < MU0  # last against one bot, whatever the scores said
 
 
 def test_unknown_players_and_games_are_refused(client: TestClient) -> None:

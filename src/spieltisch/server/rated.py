@@ -2,10 +2,10 @@
 
 When a rated table's game ends, the worker that stores the end (`Store.add_entries`) updates
 the ratings of its signed-in players in the same transaction, from the finishing order
-(`ratings.model.finishing_places`; a seat a bot took over after its person left or ran out of
-time counts last). Bots take part with their calibrated ratings and never change. The table
-row's `rated_counted` is set once under a condition, so a result counts exactly once even if
-two workers both see the end.
+(`ratings.model.finishing_places`; a seat a bot took over after its person left, or whose
+person ran out of time, counts last). Bots take part with their calibrated ratings and never
+change. The table row's `rated_counted` is set once under a condition, so a result counts
+exactly once even if two workers both see the end.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from spieltisch.ratings.model import (
     shown,
 )
 from spieltisch.ratings.model import update as rating_update
-from spieltisch.server.schema import ACCOUNTS, RATINGS, TABLES
+from spieltisch.server.schema import ACCOUNTS, RATINGS, TABLES, EntryRow, SeatRow
 
 if TYPE_CHECKING:
     from spieltisch.server.table import LiveTable
@@ -38,6 +38,7 @@ __all__ = [
     "bot_points",
     "bot_rating",
     "count_end",
+    "counted_last",
     "leaderboard",
     "rated_end",
     "ratings_of",
@@ -72,7 +73,7 @@ def rated_end(table: LiveTable, now: float) -> RatedEnd | None:
     """The table's result for the ratings, or None when it is casual or not over."""
     if not table.row.rated or not table.over:
         return None
-    left = [s.seat for s in table.seats if s.replaced]
+    left = counted_last(table.seats, table.entries)
     places = finishing_places(table.game.winners(table.state), table.game.scores(table.state), left)
     rated_seat = [s.account_id is not None for s in table.seats]
     return RatedEnd(
@@ -91,6 +92,14 @@ def bot_rating(game: str, spec: str | None) -> Rating:
     calibrated = bot_ratings(game)
     spec = spec or ""
     return calibrated.get(spec) or calibrated.get(spec.split(":", 1)[0]) or Rating()
+
+
+def counted_last(seats: Sequence[SeatRow], entries: Sequence[EntryRow]) -> list[int]:
+    """The seats that count last: those a bot took over after their person left, and those
+    whose person ran out of time (a bot played that turn: the stand-in is strong, so letting
+    the clock run must not lend its strength to a rating)."""
+    timed_out = {e.args.get("seat") for e in entries if e.key == "timeout"}
+    return [s.seat for s in seats if s.replaced or s.seat in timed_out]
 
 
 def bot_points(game: str) -> dict[str, int]:

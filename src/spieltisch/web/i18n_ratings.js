@@ -5,7 +5,7 @@
 export const RATING_STRINGS = {
   en: {
     "rate.rated": "Rated",
-    "rate.rated_doc": "The result changes the players' ratings. Only signed-in players can sit at a rated table.",
+    "rate.rated_doc": "The result changes the players' ratings. Only signed-in players can sit at a rated table; leaving or running out of time counts as last place.",
     "rate.rated_badge": "rated",
     "rate.bot": "{label} ~ {rating}",
     "rate.leaderboard": "Leaderboard",
@@ -31,7 +31,7 @@ export const RATING_STRINGS = {
   },
   de: {
     "rate.rated": "Gewertet",
-    "rate.rated_doc": "Das Ergebnis verändert die Wertungszahlen der Spieler. An einem gewerteten Tisch sitzen nur angemeldete Spieler.",
+    "rate.rated_doc": "Das Ergebnis verändert die Wertungszahlen der Spieler. An einem gewerteten Tisch sitzen nur angemeldete Spieler; wer geht oder die Zeit überschreitet, wird Letzter.",
     "rate.rated_badge": "gewertet",
     "rate.bot": "{label} ~ {rating}",
     "rate.leaderboard": "Bestenliste",
@@ -57,7 +57,7 @@ export const RATING_STRINGS = {
   },
   fr: {
     "rate.rated": "Classée",
-    "rate.rated_doc": "Le résultat change le classement des joueurs. Seuls les joueurs connectés peuvent s'asseoir à une table classée.",
+    "rate.rated_doc": "Le résultat change le classement des joueurs. Seuls les joueurs connectés peuvent s'asseoir à une table classée ; partir ou dépasser le temps compte comme la dernière place.",
     "rate.rated_badge": "classée",
     "rate.bot": "{label} ~ {rating}",
     "rate.leaderboard": "Classement",
@@ -83,7 +83,7 @@ export const RATING_STRINGS = {
   },
   it: {
     "rate.rated": "Classificata",
-    "rate.rated_doc": "Il risultato cambia il punteggio dei giocatori. A un tavolo classificato siedono solo giocatori con accesso.",
+    "rate.rated_doc": "Il risultato cambia il punteggio dei giocatori. A un tavolo classificato siedono solo giocatori con accesso; chi se ne va o esaurisce il tempo arriva ultimo.",
     "rate.rated_badge": "classificata",
     "rate.bot": "{label} ~ {rating}",
     "rate.leaderboard": "Classifica",
@@ -109,7 +109,7 @@ export const RATING_STRINGS = {
   },
   nl: {
     "rate.rated": "Telt mee",
-    "rate.rated_doc": "De uitslag verandert de ratings van de spelers. Aan een tafel die meetelt zitten alleen aangemelde spelers.",
+    "rate.rated_doc": "De uitslag verandert de ratings van de spelers. Aan een tafel die meetelt zitten alleen aangemelde spelers; wie weggaat of door zijn tijd heen is, wordt laatste.",
     "rate.rated_badge": "telt mee",
     "rate.bot": "{label} ~ {rating}",
     "rate.leaderboard": "Ranglijst",
