@@ -10,6 +10,7 @@ exactly once even if two workers both see the end.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -86,10 +87,14 @@ def rated_end(table: LiveTable, now: float) -> RatedEnd | None:
     )
 
 
+_calibrated = functools.cache(bot_ratings)
+"""The bots' ratings per game, read from `bots.json` once."""
+
+
 def bot_rating(game: str, spec: str | None) -> Rating:
     """A bot's fixed rating: its calibrated one (by its full spec, else by its name), or the
     starting rating for a bot that was never calibrated."""
-    calibrated = bot_ratings(game)
+    calibrated = _calibrated(game)
     spec = spec or ""
     return calibrated.get(spec) or calibrated.get(spec.split(":", 1)[0]) or Rating()
 
@@ -104,14 +109,14 @@ def counted_last(seats: Sequence[SeatRow], entries: Sequence[EntryRow]) -> list[
 
 def bot_points(game: str) -> dict[str, int]:
     """The shown ratings of the game's bots that the lobby offers and were calibrated."""
-    calibrated = bot_ratings(game)
+    calibrated = _calibrated(game)
     return {bot: shown(calibrated[bot]).points for bot in bot_names(game) if bot in calibrated}
 
 
 def standing(game: str, rating: Rating) -> dict[str, str | None]:
     """Where a rating stands against the lobby's bots: the strongest bot it is above and the
     weakest it is below (None where there is none)."""
-    calibrated = bot_ratings(game)
+    calibrated = _calibrated(game)
     bots = sorted((calibrated[b].mu, b) for b in bot_names(game) if b in calibrated)
     below = [bot for mu, bot in bots if mu < rating.mu]
     above = [bot for mu, bot in bots if mu >= rating.mu]
