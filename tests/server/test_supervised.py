@@ -27,11 +27,11 @@ class FlakyStore(Store):
     failing = False
     refused = 0
 
-    def add_entries(self, rows: Any) -> None:
+    def add_entries(self, rows: Any, ends: Any = ()) -> None:
         if self.failing:
             self.refused += 1
             raise OSError("disk full")
-        super().add_entries(rows)
+        super().add_entries(rows, ends)
 
 
 def refused_and_waiting(store: FlakyStore, clock: ManualClock, refusals: int) -> bool:

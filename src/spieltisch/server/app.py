@@ -5,7 +5,7 @@ so they see every table between two changes, never during one:
   GET  /api/games                      the games, their options and bots
   GET  /api/tables                     tables waiting for players or being played
   GET  /api/tables/finished            the latest finished games with their results
-  POST /api/tables                     make a table: game, options, seats, turn clock, bot pace
+  POST /api/tables                     make a table: game, options, seats, clock, bot pace, rated
   GET  /api/tables/{id}                one table's seats and status
   POST /api/tutorials                  a guided first game against a friendly bot, learner seated
   POST /api/tables/{id}/join           take a seat with a display name: returns the seat token
@@ -70,6 +70,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import HTTPConnection, Request
 
 from spieltisch.core.registry import game_names
+from spieltisch.server.accounts.ratings import ratings_router
 from spieltisch.server.accounts.routes import account_router
 from spieltisch.server.accounts.service import Accounts
 from spieltisch.server.accounts.sessions import STATE_CHANGING, AccountSettings, check_origin
@@ -132,6 +133,8 @@ CLOSE_FOREIGN = 4403
 """The close code of a socket that carries the session cookie from another site's page."""
 _STATUS = {
     "no_table": 404,
+    "no_player": 404,
+    "rated_needs_account": 403,
     "bad_token": 403,
     "table_full": 409,
     "seat_taken": 409,
@@ -179,6 +182,7 @@ class CreateTable(BaseModel):
         "it and the lobby marks the table 'seeded' (omitted: the server's secret dice)",
     )
     pace: str = Field("normal", description="how long bots pause: 'instant', 'normal' or 'slow'")
+    rated: bool = Field(False, description="the end changes the players' ratings (signed in only)")
 
 
 class TutorialIn(BaseModel):
@@ -286,6 +290,7 @@ def create_app(
 
     _add_routes(app, lobby, limits, users, kept)
     app.include_router(account_router(users, StrictJsonRoute))
+    app.include_router(ratings_router(users, StrictJsonRoute))
     add_vendor_route(app)
     if test_hooks:
         add_test_page(app)
@@ -356,6 +361,8 @@ def _add_routes(
 
     @app.post("/api/tables", status_code=201)
     async def create(body: CreateTable, request: Request) -> dict[str, Any]:
+        if body.rated and await accounts.current(request) is None:
+            raise TableError("rated_needs_account", "Sign in to make a rated table.")
         seats = [SeatSpec(s.bot) for s in body.seats]
         people = sum(1 for seat in seats if seat.bot is None)
         asked = "clock" in body.model_fields_set  # an explicit null switches it off
@@ -367,6 +374,7 @@ def _add_routes(
             body.seed,
             _client_address(request),
             body.pace,
+            body.rated,
         )
         return table.summary()
 

@@ -48,6 +48,7 @@ from spieltisch.server.limits import TableQuota
 from spieltisch.server.news import SiteNews
 from spieltisch.server.presence import Presence
 from spieltisch.server.push import Pusher
+from spieltisch.server.rated import bot_points
 from spieltisch.server.scheduler import BOT_PACES, TUTORIAL_PACE, Scheduler, Timers
 from spieltisch.server.settle import CatchTiming
 from spieltisch.server.site import Site
@@ -188,6 +189,7 @@ class Lobby:
         seed: int | None = None,
         address: str | None = None,
         pace: str = "normal",
+        rated: bool = False,
     ) -> LiveTable:
         """A new table with `seats`; `address` is the client's, for the quota."""
         try:
@@ -221,6 +223,8 @@ class Lobby:
             raise TableError("bad_seed", f"A seed must be a whole number from 0 to {MAX_SEED - 1}.")
         if pace not in BOT_PACES:
             raise TableError("bad_pace", f"A bot pace is one of: {', '.join(BOT_PACES)}.")
+        if rated and seed is not None:
+            raise TableError("rated_seeded", "A rated table rolls secret dice; leave out the seed.")
         self.keeper.close_idle()
         now = self.clock.now()
         self.quota.admit(address, now, sum(1 for t in self.tables.values() if self.in_play(t, now)))
@@ -234,6 +238,7 @@ class Lobby:
             secret=secrets.token_hex(16) if seed is None else None,  # 128 bits nobody sees
             seeded=seed is not None,
             pace=pace,
+            rated=rated,
         )
         seat_rows = [SeatRow(n, s.bot, None, None) for n, s in enumerate(seats)]
         table = LiveTable.create(row, seat_rows, self.timing)
@@ -479,6 +484,7 @@ def _describe_game(name: str) -> dict[str, JsonValue]:
         "min_players": cls.min_players,
         "max_players": cls.max_players,
         "bots": bot_names(name),
+        "bot_ratings": bot_points(name),  # the calibrated bots' shown ratings
         "review": hooks_for(name).review is not None,
         "clock": default_turn_clock(name, 2),  # a table of two or more people's time per turn
         "options": [

@@ -20,6 +20,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
 )
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "MAX_BOT_SPEC",
     "META",
     "METADATA",
+    "RATINGS",
     "SCHEMA_VERSION",
     "SEATS",
     "SESSIONS",
@@ -42,12 +44,13 @@ __all__ = [
     "TableRow",
 ]
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """The number of the newest migration (`migrations/versions`). 1: tables, seats, entries,
 chat. 2: the server's secret dice, seeded, broken and closed tables, bot pace, 64-bit seeds,
 and this version in `meta` (for the servers from before the migrations). 3: the deadlines of
 running turn clocks. 4: accounts, sessions, failed sign-ins, a seat's account and when its
-player was last seen. 5: a deadline's data (an open catch window's motion)."""
+player was last seen. 5: a deadline's data (an open catch window's motion). 6: rated tables
+(`rated`, `rated_counted`) and players' ratings."""
 
 MAX_BOT_SPEC = 128
 """The longest bot spec a seat can store."""
@@ -76,6 +79,8 @@ TABLES = Table(
     Column("broken", Text, nullable=True),  # why the table could not be loaded
     Column("closed", Float, nullable=True),  # when it was closed unfinished (idle)
     Column("pace", String(16), nullable=True),  # how long its bots pause (NULL: normal)
+    Column("rated", Boolean, nullable=False, default=False, server_default=false()),
+    Column("rated_counted", Float, nullable=True),  # when its end went into the ratings
 )
 
 SEATS = Table(
@@ -154,6 +159,17 @@ SIGN_IN_FAILURES = Table(
     Index("ix_sign_in_failures_key_at", "key", "at"),
 )
 
+RATINGS = Table(
+    "ratings",
+    METADATA,
+    Column("account_id", String(32), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),  # rated games played
+    Column("last_played", Float, nullable=False),  # when the latest ended
+)
+
 
 @dataclass(frozen=True)
 class ChatRow:
@@ -180,6 +196,7 @@ class TableRow:
     secret: str | None = None
     seeded: bool = False
     pace: str = "normal"  # how long bots pause before each move: instant, normal, slow
+    rated: bool = False  # its end changes the signed-in players' ratings
 
     @property
     def dice_key(self) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import (
@@ -39,6 +40,7 @@ from spieltisch.server.database import (
     sqlite_pragmas,
     why,
 )
+from spieltisch.server.rated import RatedEnd, count_end
 from spieltisch.server.schema import (
     CHAT,
     DEADLINES,
@@ -150,6 +152,7 @@ class Store:
                     secret=row.secret,
                     seeded=row.seeded,
                     pace=row.pace,
+                    rated=row.rated,
                 )
             )
             for seat in seats:
@@ -157,10 +160,13 @@ class Store:
             if entries:
                 db.execute(insert(ENTRIES).values([_entry_values(row.id, e) for e in entries]))
 
-    def add_entries(self, batch: list[tuple[str, EntryRow, SeatRow | None]]) -> None:
-        """Append entries of any tables (with the seat each changes) in one transaction. An
-        entry whose (table, seq) is taken, stored meanwhile by another worker, fails it all
-        with SQLAlchemy's `IntegrityError`: of two workers, only one stores a version."""
+    def add_entries(
+        self, batch: list[tuple[str, EntryRow, SeatRow | None]], ends: Sequence[RatedEnd] = ()
+    ) -> None:
+        """Append entries of any tables (with the seat each changes) in one transaction, with
+        the rated games they end counted into the ratings (`server.rated`). An entry whose
+        (table, seq) is taken, stored meanwhile by another worker, fails it all with
+        SQLAlchemy's `IntegrityError`: of two workers, only one stores a version."""
         if not batch:
             return
         rows = [_entry_values(table_id, entry) for table_id, entry, _ in batch]
@@ -175,6 +181,8 @@ class Store:
                         .where(SEATS.c.table_id == table_id, SEATS.c.seat == seat.seat)
                         .values(**_seat_values(seat))
                     )
+            for end in ends:
+                count_end(db, end)
 
     def add_chat(self, table_id: str, line: ChatRow) -> None:
         """Store a chat line; `IntegrityError` when its number was taken meanwhile."""
@@ -464,6 +472,7 @@ def _table_row(r: Any) -> TableRow:
         r.secret,
         bool(r.seeded),
         r.pace or "normal",
+        bool(r.rated),
     )
 
 

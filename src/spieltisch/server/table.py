@@ -315,6 +315,8 @@ class LiveTable:
         open_seats = [s.seat for s in self.seats if s.bot is None and s.name is None]
         if not open_seats:
             raise TableError("table_full", "Every seat at this table is taken; watch instead.")
+        if account_id is None and self.row.rated:
+            raise TableError("rated_needs_account", "Sign in to play at a rated table.")
         if account_id is not None and self.seat_of_account(account_id) is not None:
             raise TableError("already_seated", "You already have a seat at this table.")
         if seat is None:
@@ -398,6 +400,7 @@ class LiveTable:
             "pace": self.row.pace,
             "created": self.row.created,
             "seeded": self.row.seeded,
+            "rated": self.row.rated,
             "seed": self.row.seed if self.row.seeded else None,
             "seats": [
                 {

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy.exc import SQLAlchemyError
 
 from spieltisch.server.common import TableError, is_tutorial, reason
+from spieltisch.server.rated import RatedEnd, rated_end
 from spieltisch.server.scheduler import CATCH, CLOCK, open_window_of
 from spieltisch.server.store import EntryRow, SeatRow, TableRow
 from spieltisch.server.table import LiveTable
@@ -158,15 +159,19 @@ class TableKeeper:
     def store_now(self, table: LiveTable) -> None:
         """Store the table's queued changes at once, outside the group commit (at start-up,
         before the event loop serves anybody)."""
-        self.lobby.store.add_entries(self._unsaved(table))
+        self.lobby.store.add_entries(*self._unsaved(table))
 
     async def store_soon(self, table: LiveTable) -> None:
         """Store the table's queued changes outside the group commit, beside the loop."""
-        await self.lobby.storage.write(self.lobby.store.add_entries, self._unsaved(table))
+        await self.lobby.storage.write(self.lobby.store.add_entries, *self._unsaved(table))
 
-    @staticmethod
-    def _unsaved(table: LiveTable) -> list[tuple[str, EntryRow, SeatRow | None]]:
-        return [(table.id, e, s) for e, s in table.take_unsaved()]
+    def _unsaved(
+        self, table: LiveTable
+    ) -> tuple[list[tuple[str, EntryRow, SeatRow | None]], list[RatedEnd]]:
+        """The table's queued changes, with its rated end if they end its game."""
+        rows = [(table.id, e, s) for e, s in table.take_unsaved()]
+        end = rated_end(table, self.lobby.clock.now()) if rows else None
+        return rows, [end] if end is not None else []
 
     async def fetch_finished(self, table_id: str) -> LiveTable:
         """A finished game that left memory, read again (and kept among the latest)."""

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy.exc import IntegrityError
 
 from spieltisch.server.common import TableError, reason
+from spieltisch.server.rated import RatedEnd, rated_end
 from spieltisch.server.scheduler import CATCH, CLOCK
 from spieltisch.server.store import EntryRow, SeatRow
 from spieltisch.server.table import LiveTable
@@ -37,6 +38,7 @@ class _Save:
     table_id: str
     rows: list[tuple[EntryRow, SeatRow | None]]
     done: asyncio.Future[None]
+    end: RatedEnd | None = None  # the rated game these rows end, for the ratings
 
 
 class _LostRace(Exception):
@@ -68,7 +70,8 @@ class Writer:
             return rows
         loop = asyncio.get_running_loop()
         done = self.pending[table.id] = loop.create_future()
-        self._queue.append(_Save(table.id, rows, done))
+        end = rated_end(table, self.lobby.clock.now())
+        self._queue.append(_Save(table.id, rows, done, end))
         if self._task is None or self._task.done():
             self._task = loop.create_task(self._write())
         try:
@@ -93,8 +96,9 @@ class Writer:
         while self._queue:
             saves, self._queue = self._queue, []
             batch = [(s.table_id, entry, seat) for s in saves for entry, seat in s.rows]
+            ends = [s.end for s in saves if s.end is not None]
             try:
-                await self.lobby.storage.write(self.lobby.store.add_entries, batch)
+                await self.lobby.storage.write(self.lobby.store.add_entries, batch, ends)
             except IntegrityError:
                 await self._store_each(saves)  # another worker stored one of these first
             except Exception as error:
@@ -107,8 +111,9 @@ class Writer:
         """One transaction per table, so that only the tables that lost a race fail."""
         for save in saves:
             rows = [(save.table_id, e, s) for e, s in save.rows]
+            ends = [save.end] if save.end is not None else []
             try:
-                await self.lobby.storage.write(self.lobby.store.add_entries, rows)
+                await self.lobby.storage.write(self.lobby.store.add_entries, rows, ends)
             except IntegrityError:
                 await self._lost_race(save)
             except Exception as error:

@@ -308,6 +308,7 @@ export function accountPage(app, page) {
       h("section", { class: "panel account-panel" },
         h("h2", { text: t("acct.page_title") }),
         h("p", { id: "account-who", text: t("acct.you_are", { name: account.name }) }),
+        h("p", {}, h("a", { id: "my-ratings", href: `#/p/${encodeURIComponent(account.name)}`, text: t("rate.my_ratings") })),
         h("button", { type: "button", id: "sign-out", text: t("acct.sign_out"), onclick: () => signOut(page) })),
       h("section", { class: "panel account-panel", "aria-labelledby": "password-title" },
         h("h2", { id: "password-title", text: t("acct.change_password") }), passwordForm),

@@ -6,18 +6,20 @@
 //   #/v/ID        the review of a finished table (the games whose /api/games entry says review)
 //   #/learn/ID    a guided first game ("Learn to play")
 //   #/signin, #/signup, #/account   optional accounts (account.js)
+//   #/p/NAME      a player's ratings; #/leaderboard/GAME  a game's leaderboard (ratings.js)
 
 import { api, ApiError, keepName, keepToken, reconnectDelay, savedName, socketProtocols, tokenFor } from "./api.js";
 import { accountLanguage, accountMark, accountNav, accountPage, currentAccount, drawNav, loadMyTables, loadSession,
   myTablesPanel, noteRoute, saveLanguage, signInPage } from "./account.js";
 import { clear, h, keepingPlace, replaceChildren } from "./dom.js";
-import { botLabel, byStrength, detectLanguage, has, language, LANGUAGES, optionDoc, sentence, setLanguage, t } from "./i18n.js";
+import { byStrength, detectLanguage, has, language, LANGUAGES, optionDoc, sentence, setLanguage, t } from "./i18n.js";
 import { gameView } from "./games/index.js";
 import { hasTutorial, makeCoach } from "./tutorial.js";
 import { motionSwitch } from "./motion.js";
 import { reviewPage } from "./review.js";
 import { reviewedGames } from "./review_model.js";
 import { agoText } from "./i18n_presence.js";
+import { forgetSeatRatings, leaderboardLink, leaderboardPage, profilePage, ratedBotLabel, ratedChoice, seatRating } from "./ratings.js";
 
 const app = document.getElementById("app");
 const languageSwitch = /** @type {HTMLSelectElement} */ (document.getElementById("lang"));
@@ -29,7 +31,7 @@ api("/api/games").then((games) => {
   reviewed = found;
   page?.redraw?.();
 }).catch(() => { /* the lobby asks again */ });
-const pageContext = { notify, useLanguage }; // what the account pages need of the app
+const pageContext = { notify, useLanguage, errorText }; // what the account pages need of the app
 let newSeat = null; // a seat this browser has just taken: its rejoin link is shown once
 
 // --- small helpers ------------------------------------------------------------------------
@@ -114,7 +116,7 @@ function lobbyPage() {
   let mine = null; // "My tables" of a signed-in player
   let timer = null;
   // clock null: the game's time per turn when two or more people sit at the table, else none
-  const form = { game: "pickomino", seats: [null, "optimal"], clock: null, pace: "normal", options: {} };
+  const form = { game: "pickomino", seats: [null, "optimal"], clock: null, pace: "normal", options: {}, rated: false };
   const root = h("div", { class: "lobby" });
   // Kept across redraws, so what is being typed survives a language switch or a refresh.
   const name = h("input", { id: "name", value: savedName(), maxlength: 32, autocomplete: "nickname" });
@@ -161,7 +163,8 @@ function lobbyPage() {
         }),
         hasTutorial(game.name)
           ? h("button", { class: "learn", id: `learn-${game.name}`, text: t("tut.learn"), onclick: () => learn(game.name) })
-          : null));
+          : null,
+        " ", leaderboardLink(game.name)));
   }
 
   // A guided first game: the learner is seated at once, under the typed name or a friendly one.
@@ -186,7 +189,7 @@ function lobbyPage() {
         if (clock && form.clock === null) clock.value = clockChosen(game);
       },
     }, h("option", { value: "", text: t("lobby.person") }),
-    byStrength(game.bots).map((bot) => h("option", { value: bot, text: botLabel(bot) })));
+    byStrength(game.bots).map((bot) => h("option", { value: bot, text: ratedBotLabel(game, bot) })));
     select.value = form.seats[index] || "";
     return h("li", {}, select);
   }
@@ -216,6 +219,7 @@ function lobbyPage() {
       h("div", { class: "clock-choice" }, h("label", {}, h("span", { text: t("lobby.clock") }), clock),
         h("p", { class: "muted option-doc", text: t("lobby.clock_doc") })),
       paceChoice(),
+      currentAccount() ? ratedChoice(form) : null,
       optionsPanel(game),
       h("button", {
         class: "primary big",
@@ -232,6 +236,7 @@ function lobbyPage() {
               clock: clockChosen(game) ? Number(clockChosen(game)) : null, // always said: null is none
               pace: form.pace,
               options: form.options,
+              rated: Boolean(currentAccount()) && form.rated,
             });
             if (people) {
               if (!currentAccount()) keepName(who);
@@ -301,6 +306,7 @@ function lobbyPage() {
         h("strong", { text: table.title }), " ",
         h("span", { class: "muted", text: t(`lobby.status.${table.status}`) }),
         free ? h("span", { class: "badge", text: t("lobby.open_seats", { n: free }) }) : null,
+        table.rated ? h("span", { class: "badge rated", text: t("rate.rated_badge") }) : null,
         table.seeded ? h("span", { class: "badge seeded", title: t("table.seeded", { seed: table.seed }), text: t("lobby.seeded") }) : null,
         h("span", { class: "names" }, seatNames(table.seats))));
   }
@@ -528,8 +534,10 @@ function tablePage(tableId, guided = false) {
         class: `seat${seat.seat === toMove ? " to-move" : ""}${seat.seat === you ? " mine" : ""}`,
         "data-seat": seat.seat,
       },
-      h("span", { class: "seat-name", text: seatName(seat), title: seat.bot?.includes(":") ? seat.bot : null }),
+      h("span", { class: "seat-name", title: seat.bot?.includes(":") ? seat.bot : null },
+        seat.account && !seat.bot ? h("a", { class: "profile-link", href: `#/p/${encodeURIComponent(seat.name)}`, text: seatName(seat) }) : seatName(seat)),
       accountMark(seat),
+      seat.account && !seat.bot ? seatRating(seat.name, table.game) : null,
       seat.seat === you ? h("span", { class: "badge", text: t("table.you") }) : presenceNote(seat),
       scores ? seatScore(table.game, view, seat.seat) : null,
       seat.open && canJoin ? h("button", { class: "primary", text: t("table.join"), onclick: () => join(seat.seat) }) : null))),
@@ -689,6 +697,7 @@ function tablePage(tableId, guided = false) {
       h("div", { class: "table-head" },
         h("a", { href: "#/", class: "button", text: t("table.back") }),
         h("h2", { text: table.title }),
+        table.rated ? h("span", { class: "badge rated", id: "table-rated", text: t("rate.rated_badge") }) : null,
         coach ? null : h("label", { class: "invite" }, h("span", { text: t("table.invite") }),
           h("input", { readonly: true, value: invite, id: "invite", onclick: (e) => e.target.select() }),
           h("button", { class: "small", text: t("table.copy"), onclick: () => navigator.clipboard?.writeText(invite).then(() => notify(t("table.copied"))) })),
@@ -870,6 +879,7 @@ function route() {
   if (page) page.stop();
   clear(app);
   noteRoute(location.hash);
+  forgetSeatRatings();
   const [, kind, id, part, token] = location.hash.split("/");
   if (kind === "t" && id && part === "seat" && token) takeSeat(decodeURIComponent(id), decodeURIComponent(token));
   if (kind === "t" && id) page = tablePage(decodeURIComponent(id));
@@ -878,6 +888,8 @@ function route() {
   else if (kind === "learn" && id) page = tablePage(decodeURIComponent(id), true);
   else if (kind === "signin" || kind === "signup") page = signInPage(app, kind, pageContext);
   else if (kind === "account") page = accountPage(app, pageContext);
+  else if (kind === "p" && id) page = profilePage(app, decodeURIComponent(id), pageContext);
+  else if (kind === "leaderboard" && id) page = leaderboardPage(app, decodeURIComponent(id), pageContext);
   else page = lobbyPage();
 }
 

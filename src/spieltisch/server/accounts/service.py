@@ -39,6 +39,7 @@ from spieltisch.server.accounts.sessions import (
 )
 from spieltisch.server.accounts.store import AccountRow, AccountStore, SeatOfAccount
 from spieltisch.server.common import TableError, clean_name, tutorial_left
+from spieltisch.server.rated import ratings_of
 from spieltisch.server.replays import FinishedGames
 from spieltisch.server.table import LiveTable
 
@@ -253,8 +254,8 @@ class Accounts:
         await reload_renamed(self.lobby, renamed)
 
     async def data(self, account: AccountRow) -> dict[str, JsonValue]:
-        """Everything kept of the account: its name, when it was made, its settings, and
-        every table it sat at."""
+        """Everything kept of the account: its name, when it was made, its settings, every
+        table it sat at, and its ratings."""
         seats = await self.lobby.storage.read(self.store.seats_of, account.id)
         tables: list[JsonValue] = []
         for seat in seats:
@@ -275,7 +276,15 @@ class Accounts:
             "created": account.created,
             "settings": account.settings,
             "tables": tables,
+            "ratings": await self._ratings(account.id),
         }
+
+    async def _ratings(self, account_id: str) -> list[JsonValue]:
+        rows = await self.lobby.storage.read(ratings_of, self.lobby.store.engine, account_id)
+        return [
+            {"game": r.game, "mu": r.rating.mu, "sigma": r.rating.sigma, "games": r.games}
+            for r in rows
+        ]
 
     async def my_tables(self, account: AccountRow) -> list[dict[str, JsonValue]]:
         """Every unfinished table the account sits at, with whose turn it is."""

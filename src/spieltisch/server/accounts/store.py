@@ -19,6 +19,7 @@ from spieltisch.server.schema import (
     ACCOUNTS,
     CHAT,
     ENTRIES,
+    RATINGS,
     SEATS,
     SESSIONS,
     SIGN_IN_FAILURES,
@@ -111,6 +112,7 @@ class AccountStore:
                 .where(SEATS.c.account_id == account_id)
                 .values(name=FORMER_PLAYER, account_id=None)
             )
+            db.execute(delete(RATINGS).where(RATINGS.c.account_id == account_id))
             db.execute(delete(ACCOUNTS).where(ACCOUNTS.c.id == account_id))
         return sorted({seat.table_id for seat in seats})
 
