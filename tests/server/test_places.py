@@ -12,7 +12,11 @@ from spieltisch.server.limits import Limits
 from tests.server.database import db_url
 from tests.server.helpers import TestClient, join, threads
 
-TWO_PEOPLE: dict[str, object] = {"game": "pickomino", "seats": [{"bot": None}, {"bot": None}]}
+TWO_PEOPLE: dict[str, object] = {
+    "game": "pickomino",
+    "seats": [{"bot": None}, {"bot": None}],
+    "clock": None,  # no turn clock: its timeouts would play moves while the test's time jumps
+}
 LIMITS = Limits(tables_per_minute=0, open_tables=2, active_minutes=30, waiting_hours=1)
 
 
