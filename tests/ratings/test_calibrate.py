@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from spieltisch.analysis.tournament import GameResult
+from spieltisch.analysis.tournament import GameResult, TournamentConfig
 from spieltisch.cli.main import build_parser, main
 from spieltisch.ratings.bots import BOTS_FILE, bot_ratings, read_bot_file
-from spieltisch.ratings.calibrate import CalibrationConfig, fit_ratings, seating
+from spieltisch.ratings.calibrate import fit_ratings, seating
 from spieltisch.ratings.model import (
     BETA,
     MU0,
@@ -111,13 +111,13 @@ def test_the_fit_is_the_maximum_of_its_objective() -> None:
 
 
 def test_a_seating_is_drawn_from_the_seed_and_covers_the_bots() -> None:
-    config = CalibrationConfig("pickomino", ("a", "b", "c"), (2, 3, 5), 100, seed=4)
+    config = TournamentConfig("pickomino", ("a", "b", "c"), (2, 3, 5), 100, seed=4)
     seatings = [seating(config, index) for index in range(100)]
     assert seatings == [seating(config, index) for index in range(100)]
     assert {len(s) for s in seatings} == {2, 3, 5}
     for seats in seatings:
         assert len(set(seats)) == min(len(seats), 3)  # different bots, each once if room
-    other = CalibrationConfig("pickomino", ("a", "b", "c"), (2, 3, 5), 100, seed=5)
+    other = TournamentConfig("pickomino", ("a", "b", "c"), (2, 3, 5), 100, seed=5)
     assert seatings != [seating(other, index) for index in range(100)]
 
 

@@ -16,7 +16,8 @@ from spieltisch.core.errors import InvalidOptions
 from spieltisch.core.registry import game_class, game_names
 
 if TYPE_CHECKING:
-    from spieltisch.ratings.calibrate import BotFit, CalibrationConfig
+    from spieltisch.analysis.tournament import TournamentConfig
+    from spieltisch.ratings.calibrate import BotFit
 
 __all__ = ["add_parser", "run"]
 
@@ -61,10 +62,9 @@ def add_parser(commands: Any) -> None:
     calibrate.set_defaults(run=run)
 
 
-def _config(args: argparse.Namespace) -> CalibrationConfig:
-    from spieltisch.analysis.tournament import parse_players
+def _config(args: argparse.Namespace) -> TournamentConfig:
+    from spieltisch.analysis.tournament import TournamentConfig, parse_players
     from spieltisch.bots.base import bot_names
-    from spieltisch.ratings.calibrate import CalibrationConfig
 
     cls = game_class(args.game)
     bots = (
@@ -78,10 +78,10 @@ def _config(args: argparse.Namespace) -> CalibrationConfig:
         else tuple(range(cls.min_players, cls.max_players + 1))
     )
     options = parse_option_pairs(args.option)
-    return CalibrationConfig(args.game, bots, players, args.games, args.seed, options)
+    return TournamentConfig(args.game, bots, players, args.games, args.seed, options)
 
 
-def command_line(config: CalibrationConfig) -> str:
+def command_line(config: TournamentConfig) -> str:
     """The command that makes `config`'s values (the output file and jobs change nothing)."""
     words = [
         "spieltisch ratings calibrate",
@@ -95,7 +95,7 @@ def command_line(config: CalibrationConfig) -> str:
     return " ".join(words)
 
 
-def _entry(config: CalibrationConfig, fits: list[BotFit]) -> dict[str, Any]:
+def _entry(config: TournamentConfig, fits: list[BotFit]) -> dict[str, Any]:
     return {
         "command": command_line(config),
         "seed": config.seed,

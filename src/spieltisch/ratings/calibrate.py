@@ -24,8 +24,8 @@ import multiprocessing
 import random
 import signal
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -35,7 +35,6 @@ from spieltisch.ratings.model import BETA, MU0, SIGMA0, Rating, finishing_places
 
 __all__ = [
     "BotFit",
-    "CalibrationConfig",
     "fit_ratings",
     "play_calibration",
     "seating",
@@ -46,23 +45,7 @@ _NEWTON_STEPS = 100
 _TOLERANCE = 1e-10
 
 
-@dataclass(frozen=True)
-class CalibrationConfig:
-    game: str
-    bots: tuple[str, ...]
-    players: tuple[int, ...]
-    games: int
-    seed: int = 0
-    options: Mapping[str, JsonValue] = field(default_factory=dict)
-
-    def tournament(self) -> TournamentConfig:
-        """The same bots and games as a tournament, which checks them and plays each game."""
-        return TournamentConfig(
-            self.game, self.bots, self.players, self.games, self.seed, self.options
-        )
-
-
-def seating(config: CalibrationConfig, index: int) -> tuple[str, ...]:
+def seating(config: TournamentConfig, index: int) -> tuple[str, ...]:
     """Who sits where in game `index` (see the module's description)."""
     rng = random.Random(f"{config.seed}:seating:{index}")
     count = rng.choice(config.players)
@@ -75,13 +58,13 @@ def seating(config: CalibrationConfig, index: int) -> tuple[str, ...]:
 
 
 # --- playing ---------------------------------------------------------------------------------
-_WORKER: tuple[CalibrationConfig, TablePlayer] | None = None
+_WORKER: tuple[TournamentConfig, TablePlayer] | None = None
 
 
-def _start_worker(config: CalibrationConfig) -> None:
+def _start_worker(config: TournamentConfig) -> None:
     global _WORKER
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    _WORKER = (config, TablePlayer(config.tournament()))
+    _WORKER = (config, TablePlayer(config))
 
 
 def _worker_games(indices: list[int]) -> list[GameResult]:
@@ -92,11 +75,11 @@ def _worker_games(indices: list[int]) -> list[GameResult]:
 
 
 def play_calibration(
-    config: CalibrationConfig, jobs: int = 1, progress: Progress | None = None
+    config: TournamentConfig, jobs: int = 1, progress: Progress | None = None
 ) -> list[GameResult]:
     """Every game of the calibration, in game order. Raises `TournamentError` (a ValueError)
     naming what cannot be played."""
-    check_config(config.tournament())
+    check_config(config)
     if jobs < 1:
         raise ValueError(f"the number of jobs must be at least 1, not {jobs}")
     indices = list(range(config.games))
@@ -104,7 +87,7 @@ def play_calibration(
     chunks = [indices[start : start + size] for start in range(0, config.games, size)]
     results: list[GameResult] = []
     if jobs == 1:
-        player = TablePlayer(config.tournament())
+        player = TablePlayer(config)
         for index in indices:
             results.append(player.play(index, seating(config, index)))
             if progress is not None:
