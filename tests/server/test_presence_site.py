@@ -22,6 +22,7 @@ from tests.server.database import db_url
 from tests.server.helpers import threads
 from tests.server.sites import need_redis, site_prefix
 from tests.server.test_clock import settle
+from tests.server.test_presence import pushed
 from tests.support.waits import until
 
 pytestmark = pytest.mark.workers
@@ -56,16 +57,6 @@ def watch(lobby: Lobby, table_id: str, seat: int | None) -> list[dict[str, Any]]
     return seen
 
 
-def shown(messages: list[dict[str, Any]]) -> list[Any]:
-    """The presences the latest state or presence message says."""
-    for message in reversed(messages):
-        if message["type"] == "presence":
-            return [seat["presence"] for seat in message["seats"]]
-        if message["type"] == "state":
-            return [seat["presence"] for seat in message["table"]["seats"]]
-    return []
-
-
 async def _ignore(_text: str) -> None:
     return None
 
@@ -92,16 +83,16 @@ def test_presence_is_seen_across_the_workers_of_a_site(tmp_path: Path) -> None:
             bea = watch(b, table.id, 1)
             ada = Connection(table.id, 0, _ignore)
             a.connect(ada)
-            await until(lambda: shown(bea) == ["here", "here"], "B hears that Ada is here")
+            await until(lambda: pushed(bea) == ["here", "here"], "B hears that Ada is here")
             a.disconnect(ada)
             await passes(clock, AWAY_AFTER + ROUND_EVERY)
-            await until(lambda: shown(bea) == ["away", "here"], "B shows Ada away")
+            await until(lambda: pushed(bea) == ["away", "here"], "B shows Ada away")
 
             a.connect(Connection(table.id, 0, _ignore))
-            await until(lambda: shown(bea) == ["here", "here"], "B hears Ada is back")
+            await until(lambda: pushed(bea) == ["here", "here"], "B hears Ada is back")
             await _die(a)  # no word that Ada left: B stops counting A's word after a while
             await passes(clock, HEARD_FOR + AWAY_AFTER + 2 * ROUND_EVERY)
-            await until(lambda: shown(bea) == ["away", "here"], "B shows Ada away again")
+            await until(lambda: pushed(bea) == ["away", "here"], "B shows Ada away again")
         finally:
             await stop(b)
 
