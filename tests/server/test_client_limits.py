@@ -154,9 +154,12 @@ def test_serve_takes_the_limits_as_options(tmp_path: Path) -> None:
         with connect(address, open_timeout=TIMEOUT) as held:
             assert json.loads(held.recv(timeout=TIMEOUT))["type"] == "state"
             assert first_answer(address) == ("too_many_sockets", 429)
-        # one socket a second over 10 s: the held one and 9 more get in at once, then no more
-        answers = [first_answer(address) for _ in range(int(RECONNECT_SPAN) + 3)]
-    refused = ("too_many_reconnects", 429)
+        # one socket a second over 10 s: the held one and 9 more get in at once, then one a
+        # second (a busy machine may take longer than that for each attempt: try on until refused)
+        refused = ("too_many_reconnects", 429)
+        answers: list[tuple[str, int | None]] = []
+        while refused not in answers and len(answers) < 100:
+            answers.append(first_answer(address))
     assert refused in answers, answers
     assert ("state", None) in answers[: answers.index(refused)], answers
     assert set(answers) <= {("state", None), refused, ("too_many_sockets", 429)}, answers
