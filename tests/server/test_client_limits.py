@@ -140,6 +140,7 @@ def test_a_socket_over_the_reconnect_rate_is_told_when_to_try_again(tmp_path: Pa
     assert "try again in 1 s" in refused.value.json()["message"]
 
 
+@pytest.mark.slow  # a real serve process
 def test_serve_takes_the_limits_as_options(tmp_path: Path) -> None:
     options = ["--sockets-per-address", "1", "--reconnects-per-second", "1"]
     options += ["--seat-changes-per-minute", "2"]
@@ -165,6 +166,7 @@ def test_serve_takes_the_limits_as_options(tmp_path: Path) -> None:
     assert set(answers) <= {("state", None), refused, ("too_many_sockets", 429)}, answers
 
 
+@pytest.mark.slow  # a real serve process
 def test_refused_sockets_leave_the_log_alone(tmp_path: Path) -> None:
     """A storm of refused sockets must not write a line for each."""
     log = tmp_path / "server.log"
@@ -198,6 +200,7 @@ def first_answer(address: str) -> tuple[str, int | None]:
 @pytest.mark.parametrize(
     "option", ["--seat-changes-per-minute", "--sockets-per-address", "--reconnects-per-second"]
 )
+@pytest.mark.slow  # a real serve process
 def test_a_negative_limit_is_refused_at_start(tmp_path: Path, option: str) -> None:
     command = [sys.executable, "-m", "spieltisch", "serve", "--data-dir", str(tmp_path)]
     done = subprocess.run([*command, option, "-1"], capture_output=True, text=True, timeout=120)

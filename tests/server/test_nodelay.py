@@ -9,6 +9,8 @@ import socket
 import time
 from pathlib import Path
 
+import pytest
+
 from spieltisch.cli.serve import _bind
 from tests.server.live import start_server
 
@@ -41,6 +43,7 @@ async def _accepted_nodelay(listener: socket.socket) -> int:
     return value
 
 
+@pytest.mark.slow  # a real serve process
 def test_answers_on_a_kept_alive_connection_come_at_once(tmp_path: Path) -> None:
     with start_server(tmp_path) as server:
         port = int(server.url.rstrip("/").rsplit(":", 1)[1])
