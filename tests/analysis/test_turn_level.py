@@ -120,6 +120,7 @@ def request(dice: bool) -> SimulationConfig:
     return SimulationConfig("pickomino", ("greedy",) * 3, 600, seed=5, dice=dice)
 
 
+@pytest.mark.slow  # 1,200 games
 def test_whole_games_win_alike() -> None:
     turns, dice = run_simulation(request(False)), run_simulation(request(True))
     assert (turns.level, dice.level) == ("turn", "dice")

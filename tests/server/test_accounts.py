@@ -346,6 +346,20 @@ def test_a_session_is_marked_used_only_now_and_then(tmp_path: Path) -> None:
         engine.dispose()
 
 
+def test_the_site_hashes_passwords_at_its_full_cost(tmp_path: Path) -> None:
+    from spieltisch.server.accounts.passwords import DEFAULT_COST
+
+    with app_client(tmp_path, password_cost=DEFAULT_COST) as full:
+        sign_up(full)
+        assert sign_in(full, "Ada", PASSWORD).status_code == 200
+        engine = create_engine(db_url(tmp_path, "tables"))
+        with engine.connect() as db:
+            stored = db.execute(select(ACCOUNTS.c.password_hash)).scalar_one()
+        engine.dispose()
+    cost = DEFAULT_COST
+    assert f"$m={cost.memory_kib},t={cost.time_cost},p={cost.parallelism}$" in stored
+
+
 def test_a_name_without_an_account_costs_a_dummy_hash(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -354,13 +368,13 @@ def test_a_name_without_an_account_costs_a_dummy_hash(
     checked: list[str] = []
     real_nobody, real_verify = passwords.verify_nobody, passwords.verify_password
 
-    def nobody(password: str) -> Any:
+    def nobody(password: str, cost: passwords.PasswordCost) -> Any:
         checked.append("dummy")
-        return real_nobody(password)
+        return real_nobody(password, cost)
 
-    def verify(stored: str, password: str) -> Any:
+    def verify(stored: str, password: str, cost: passwords.PasswordCost) -> Any:
         checked.append("account")
-        return real_verify(stored, password)
+        return real_verify(stored, password, cost)
 
     monkeypatch.setattr(service, "verify_nobody", nobody)
     monkeypatch.setattr(service, "verify_password", verify)

@@ -140,6 +140,7 @@ def test_a_socket_over_the_reconnect_rate_is_told_when_to_try_again(tmp_path: Pa
     assert "try again in 1 s" in refused.value.json()["message"]
 
 
+@pytest.mark.slow  # a real serve process
 def test_serve_takes_the_limits_as_options(tmp_path: Path) -> None:
     options = ["--sockets-per-address", "1", "--reconnects-per-second", "1"]
     options += ["--seat-changes-per-minute", "2"]
@@ -154,14 +155,18 @@ def test_serve_takes_the_limits_as_options(tmp_path: Path) -> None:
         with connect(address, open_timeout=TIMEOUT) as held:
             assert json.loads(held.recv(timeout=TIMEOUT))["type"] == "state"
             assert first_answer(address) == ("too_many_sockets", 429)
-        # one socket a second over 10 s: the held one and 9 more get in at once, then no more
-        answers = [first_answer(address) for _ in range(int(RECONNECT_SPAN) + 3)]
-    refused = ("too_many_reconnects", 429)
+        # one socket a second over 10 s: the held one and 9 more get in at once, then one a
+        # second (a busy machine may take longer than that for each attempt: try on until refused)
+        refused = ("too_many_reconnects", 429)
+        answers: list[tuple[str, int | None]] = []
+        while refused not in answers and len(answers) < 100:
+            answers.append(first_answer(address))
     assert refused in answers, answers
     assert ("state", None) in answers[: answers.index(refused)], answers
     assert set(answers) <= {("state", None), refused, ("too_many_sockets", 429)}, answers
 
 
+@pytest.mark.slow  # a real serve process
 def test_refused_sockets_leave_the_log_alone(tmp_path: Path) -> None:
     """A storm of refused sockets must not write a line for each."""
     log = tmp_path / "server.log"
@@ -195,6 +200,7 @@ def first_answer(address: str) -> tuple[str, int | None]:
 @pytest.mark.parametrize(
     "option", ["--seat-changes-per-minute", "--sockets-per-address", "--reconnects-per-second"]
 )
+@pytest.mark.slow  # a real serve process
 def test_a_negative_limit_is_refused_at_start(tmp_path: Path, option: str) -> None:
     command = [sys.executable, "-m", "spieltisch", "serve", "--data-dir", str(tmp_path)]
     done = subprocess.run([*command, option, "-1"], capture_output=True, text=True, timeout=120)

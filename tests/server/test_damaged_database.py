@@ -48,6 +48,7 @@ def test_damage_anywhere_is_refused_with_one_line(tmp_path: Path) -> None:
         target.with_name(target.name + "-shm").unlink(missing_ok=True)
 
 
+@pytest.mark.slow  # a real serve process
 def test_serve_refuses_a_damaged_file(tmp_path: Path) -> None:
     good = tables_file(tmp_path / "spieltisch.sqlite3")
     (tmp_path / "spieltisch.sqlite3").write_bytes(damaged(good, 12288))

@@ -36,6 +36,7 @@ def closing_code(ws: ClientConnection) -> int | None:
     return closed.value.rcvd.code if closed.value.rcvd else None
 
 
+@pytest.mark.slow  # a real serve process
 def test_text_that_is_not_utf8_closes_the_socket_with_one_log_line(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
     server = launch(tmp_path / "data", free_port(), 0.0, errors=log)
@@ -66,6 +67,7 @@ def test_text_that_is_not_utf8_closes_the_socket_with_one_log_line(tmp_path: Pat
     assert all("127.0.0.1:" in line for line in lines), lines
 
 
+@pytest.mark.slow  # a real serve process
 def test_bad_text_sent_all_at_once_is_one_line_too(tmp_path: Path) -> None:
     """Several bad messages in one TCP segment: the first closes, the others are dropped."""
     log = tmp_path / "server.log"

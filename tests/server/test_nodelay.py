@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import statistics
 import time
 from pathlib import Path
+
+import pytest
 
 from spieltisch.cli.serve import _bind
 from tests.server.live import start_server
 
 REQUESTS = 25
-FAST = 0.020  # seconds: the median answer on a reused connection (without the option: ~44)
+FAST = 0.020  # seconds: the fastest answer on a reused connection (without the option: ~44)
 
 
 def test_the_listener_is_tcp_and_its_connections_send_without_delay() -> None:
@@ -42,13 +43,16 @@ async def _accepted_nodelay(listener: socket.socket) -> int:
     return value
 
 
+@pytest.mark.slow  # a real serve process
 def test_answers_on_a_kept_alive_connection_come_at_once(tmp_path: Path) -> None:
     with start_server(tmp_path) as server:
         port = int(server.url.rstrip("/").rsplit(":", 1)[1])
         with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
             times = [_timed_get(connection, "/api/tables") for _ in range(REQUESTS)]
-    later = statistics.median(times[1:])
-    assert later < FAST, f"median answer after the first: {later * 1000:.1f} ms ({times})"
+    # the fastest, not the median: without the option every later answer waits about 40 ms,
+    # while a busy machine delays only some of them
+    later = min(times[1:])
+    assert later < FAST, f"fastest answer after the first: {later * 1000:.1f} ms ({times})"
 
 
 def _timed_get(connection: socket.socket, path: str) -> float:

@@ -120,6 +120,7 @@ def test_the_web_client_keeps_the_token_out_of_socket_urls(server: LiveServer) -
     assert not any("token" in url or tokens[0] in url for url in urls), urls
 
 
+@pytest.mark.slow  # a real serve process
 def test_through_the_example_proxy_the_header_seats_and_no_token_is_logged(
     tmp_path: Path,
 ) -> None:

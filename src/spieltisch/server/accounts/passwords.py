@@ -13,8 +13,10 @@ from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError
 
 __all__ = [
+    "DEFAULT_COST",
     "MAX_PASSWORD",
     "MIN_PASSWORD",
+    "PasswordCost",
     "Verdict",
     "check_new_password",
     "hash_password",
@@ -36,6 +38,19 @@ PARALLELISM = 1
 """Lanes of one hash: a server on few cores hashes several sign-ins side by side instead."""
 
 
+@dataclass(frozen=True)
+class PasswordCost:
+    """How much work one Argon2id hash is: passes, memory in KiB and lanes."""
+
+    time_cost: int = TIME_COST
+    memory_kib: int = MEMORY_KIB
+    parallelism: int = PARALLELISM
+
+
+DEFAULT_COST = PasswordCost()
+"""The site's cost; tests that sign up many times may pass a cheaper one in their settings."""
+
+
 class PasswordError(ValueError):
     """A new password that is refused, with a sentence saying why."""
 
@@ -50,9 +65,12 @@ class Verdict:
 
 
 @cache
-def _hasher() -> PasswordHasher:
+def _hasher(cost: PasswordCost) -> PasswordHasher:
     return PasswordHasher(
-        time_cost=TIME_COST, memory_cost=MEMORY_KIB, parallelism=PARALLELISM, type=Type.ID
+        time_cost=cost.time_cost,
+        memory_cost=cost.memory_kib,
+        parallelism=cost.parallelism,
+        type=Type.ID,
     )
 
 
@@ -66,28 +84,28 @@ def check_new_password(password: str, user_name: str) -> None:
         raise PasswordError("A password must not be the user name.")
 
 
-def hash_password(password: str) -> str:
+def hash_password(password: str, cost: PasswordCost = DEFAULT_COST) -> str:
     """The Argon2id hash of `password`, with a fresh salt (the PHC string)."""
-    return _hasher().hash(password)
+    return _hasher(cost).hash(password)
 
 
-def verify_password(stored: str, password: str) -> Verdict:
-    """Whether `password` matches the `stored` hash. A stored value that is no hash at all
-    matches nothing."""
+def verify_password(stored: str, password: str, cost: PasswordCost = DEFAULT_COST) -> Verdict:
+    """Whether `password` matches the `stored` hash (made with whatever cost it names); a
+    stored value that is no hash at all matches nothing. `rehash` when `cost` differs."""
     try:
-        _hasher().verify(stored, password)
+        _hasher(cost).verify(stored, password)
     except (VerificationError, InvalidHashError):
         return Verdict(False)
-    return Verdict(True, _hasher().check_needs_rehash(stored))
+    return Verdict(True, _hasher(cost).check_needs_rehash(stored))
 
 
 @cache
-def _nobody() -> str:
-    return hash_password("a password of no account")
+def _nobody(cost: PasswordCost) -> str:
+    return hash_password("a password of no account", cost)
 
 
-def verify_nobody(password: str) -> Verdict:
+def verify_nobody(password: str, cost: PasswordCost = DEFAULT_COST) -> Verdict:
     """The same work as checking a password of an account, for a user name that has none, so
     that the time of an answer does not tell whether the name exists. Never right."""
-    verify_password(_nobody(), password)
+    verify_password(_nobody(cost), password, cost)
     return Verdict(False)

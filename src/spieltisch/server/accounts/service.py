@@ -132,7 +132,7 @@ class Accounts:
         key = name_key(name)
         if await self.lobby.storage.read(self.store.account_by_key, key) is not None:
             raise _name_taken(name)
-        hashed = await self._password_work(hash_password, password)
+        hashed = await self._password_work(hash_password, password, self.settings.password_cost)
         account = AccountRow(secrets.token_hex(16), name, key, hashed, self.lobby.clock.now(), {})
         if not await self.lobby.storage.write(self.store.add_account, account):
             raise _name_taken(name)
@@ -146,7 +146,7 @@ class Accounts:
         failed_before = await self._check_throttle(keys)
         account = await self.lobby.storage.read(self.store.account_by_key, key)
         if account is None:
-            await self._password_work(verify_nobody, password)
+            await self._password_work(verify_nobody, password, self.settings.password_cost)
         elif await self._right(account, password):
             if failed_before:  # a right password clears its name's count
                 await self.lobby.storage.write(self.store.clear_failures, keys[0])
@@ -164,10 +164,10 @@ class Accounts:
 
     async def _right(self, account: AccountRow, password: str) -> bool:
         verdict: Verdict = await self._password_work(
-            verify_password, account.password_hash, password
+            verify_password, account.password_hash, password, self.settings.password_cost
         )
         if verdict.right and verdict.rehash:
-            hashed = await self._password_work(hash_password, password)
+            hashed = await self._password_work(hash_password, password, self.settings.password_cost)
             await self.lobby.storage.write(self.store.rehash, account.id, hashed)
         return verdict.right
 

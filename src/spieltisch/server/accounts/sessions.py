@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
+from spieltisch.server.accounts.passwords import DEFAULT_COST, PasswordCost
 from spieltisch.server.common import TableError
 
 __all__ = [
@@ -59,6 +60,7 @@ class AccountSettings:
     failures_per_name: int = FAILURES_PER_NAME
     failures_per_address: int = FAILURES_PER_ADDRESS
     origins: tuple[str, ...] = ()
+    password_cost: PasswordCost = DEFAULT_COST
 
 
 def new_secret() -> str:
