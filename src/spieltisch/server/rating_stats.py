@@ -122,8 +122,10 @@ def rating_history(
     return found
 
 
-def recent_games(engine: Engine, account_id: str, most: int = RECENT_MOST) -> list[RatedGame]:
-    """The player's latest `most` rated games of any game, newest first."""
+def recent_games(
+    engine: Engine, account_id: str, most: int | None = RECENT_MOST
+) -> list[RatedGame]:
+    """The player's latest `most` rated games of any game (None: all), newest first."""
     query = (
         select(RATING_CHANGES)
         .where(_C.account_id == account_id)
