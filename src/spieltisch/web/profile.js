@@ -140,19 +140,21 @@ function histories(ratings, title) {
  */
 function recentGames(recent, title) {
   if (!recent.length) return null;
-  const when = new Intl.DateTimeFormat(language(), { dateStyle: "medium", timeStyle: "short" });
+  const when = new Intl.DateTimeFormat(language(), { dateStyle: "short" });
+  const oneGame = new Set(recent.map((g) => g.game)).size === 1; // then the heading names it
   const rows = recent.map((g) => h("tr", { "data-table": g.table_id },
-    h("td", { text: when.format(new Date(g.at * 1000)) }),
-    h("td", { text: title(g.game) }),
+    h("td", { class: "when", text: when.format(new Date(g.at * 1000)) }),
+    oneGame ? null : h("td", { text: title(g.game) }),
     h("td", { text: t("rate.place_of", { place: g.place, players: g.players }) }),
     h("td", { text: g.with.length ? g.with.join(", ") : "—" }),
     h("td", { class: "rating", text: `${ratingText(g.rating)} (${changeText(g.change)})` }),
     h("td", {}, h("a", { class: "replay-link", href: `#/r/${encodeURIComponent(g.table_id)}`, text: t("rate.replay") }))));
+  const heads = [t("rate.when"), oneGame ? null : t("rate.game"), t("rate.place"), t("rate.with"), t("rate.rating"), t("rate.replay")];
+  const heading = oneGame ? t("rate.recent_in", { game: title(recent[0].game) }) : t("rate.recent");
   return h("div", { class: "profile-part", id: "recent-games" },
-    h("h3", { text: t("rate.recent") }),
-    h("div", { class: "table-scroll" }, h("table", { class: "ratings-table" },
-      h("thead", {}, h("tr", {}, [t("rate.when"), t("rate.game"), t("rate.place"), t("rate.with"), t("rate.rating"), t("rate.replay")]
-        .map((text) => h("th", { scope: "col", text })))),
+    h("h3", { text: heading }),
+    scroller(heading, h("table", { class: "ratings-table" },
+      h("thead", {}, h("tr", {}, heads.filter((text) => text !== null).map((text) => h("th", { scope: "col", text })))),
       h("tbody", {}, rows))));
 }
 
@@ -164,7 +166,7 @@ function byPlayers(rows, title) {
   if (!rows.length) return null;
   return h("div", { class: "profile-part", id: "by-players" },
     h("h3", { text: t("rate.by_players") }),
-    h("table", { class: "ratings-table" },
+    scroller(t("rate.by_players"), h("table", { class: "ratings-table" },
       h("thead", {}, h("tr", {}, [t("rate.game"), t("rate.players"), t("rate.games"), t("rate.win_rate"), t("rate.average_place")]
         .map((text) => h("th", { scope: "col", text })))),
       h("tbody", {}, rows.map((r) => h("tr", { "data-game": r.game, "data-players": r.players },
@@ -172,7 +174,7 @@ function byPlayers(rows, title) {
         h("td", { text: r.players }),
         h("td", { text: r.games }),
         h("td", { class: "win-rate", text: percentText(r.win_rate) }),
-        h("td", { class: "average-place", text: placeText(r.average_place) }))))));
+        h("td", { class: "average-place", text: placeText(r.average_place) })))))));
 }
 
 /**
@@ -203,7 +205,7 @@ function versusResult(versus, title) {
   if (!versus.games.length) {
     return h("p", { id: "versus-result", tabindex: "-1", text: t("rate.versus_none", { name: versus.name, other: versus.other }) });
   }
-  return h("table", { class: "ratings-table", id: "versus-result", tabindex: "-1" },
+  return scroller(t("rate.versus"), h("table", { class: "ratings-table", id: "versus-result", tabindex: "-1" },
     h("caption", { text: t("rate.versus_title", { name: versus.name, other: versus.other }) }),
     h("thead", {}, h("tr", {}, [t("rate.game"), t("rate.together"), t("rate.ahead", { name: versus.name }),
       t("rate.ahead", { name: versus.other }), t("rate.tied")].map((text) => h("th", { scope: "col", text })))),
@@ -212,5 +214,14 @@ function versusResult(versus, title) {
       h("td", { class: "together", text: g.games }),
       h("td", { class: "ahead", text: g.ahead }),
       h("td", { class: "behind", text: g.behind }),
-      h("td", { class: "tied", text: g.tied })))));
+      h("td", { class: "tied", text: g.tied }))))));
+}
+
+/**
+ * A wide table in a box that scrolls sideways on a narrow screen, reachable by keyboard.
+ * @param {string} label
+ * @param {HTMLElement} table
+ */
+function scroller(label, table) {
+  return h("div", { class: "table-scroll", role: "region", "aria-label": label, tabindex: "0" }, table);
 }
