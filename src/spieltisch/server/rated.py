@@ -5,7 +5,8 @@ the ratings of its signed-in players in the same transaction, from the finishing
 (`ratings.model.finishing_places`; a seat a bot took over after its person left, or whose
 person ran out of time, counts last). Bots take part with their calibrated ratings and never
 change. The table row's `rated_counted` is set once under a condition, so a result counts
-exactly once even if two workers both see the end.
+exactly once even if two workers both see the end. Each counted end also leaves one row per
+signed-in player in `rating_changes`, the history that profiles read (`server.rating_stats`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, Engine, insert, select, update
+from sqlalchemy import Connection, Engine, bindparam, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -163,10 +164,10 @@ def count_end(db: Connection, end: RatedEnd) -> bool:
         for a, bot in zip(end.accounts, end.bots, strict=True)
     ]
     after = rating_update(before, end.places, [a is None for a in end.accounts])
-    for seat, account in enumerate(end.accounts):
-        if account is not None:
-            _store_rating(db, account, end, after[seat], stored[account][1])
-            _store_change(db, account, end, seat, before[seat], after[seat])
+    people = [(seat, a) for seat, a in enumerate(end.accounts) if a is not None]
+    _store_ratings(db, end, {a: (after[seat], stored[a][1]) for seat, a in people})
+    changes = [_change(end, seat, before[seat], after[seat]) for seat, _ in people]
+    db.execute(insert(RATING_CHANGES).values(changes))
     return True
 
 
@@ -204,32 +205,35 @@ def _stored_ratings(
     return {r.account_id: (Rating(r.mu, r.sigma), r.games) for r in db.execute(query)}
 
 
-def _store_rating(db: Connection, account: str, end: RatedEnd, rating: Rating, games: int) -> None:
-    db.execute(
+def _store_ratings(db: Connection, end: RatedEnd, new: dict[str, tuple[Rating, int]]) -> None:
+    """Each player's new rating and one more game, in one statement run for all of them."""
+    statement = (
         update(RATINGS)
-        .where(RATINGS.c.account_id == account, RATINGS.c.game == end.game)
-        .values(mu=rating.mu, sigma=rating.sigma, games=games + 1, last_played=end.now)
+        .where(RATINGS.c.account_id == bindparam("account"), RATINGS.c.game == end.game)
+        .values(mu=bindparam("new_mu"), sigma=bindparam("new_sigma"), games=bindparam("new_games"))
+        .values(last_played=end.now)
     )
+    rows = [
+        {"account": account, "new_mu": rating.mu, "new_sigma": rating.sigma, "new_games": games + 1}
+        for account, (rating, games) in new.items()
+    ]
+    db.execute(statement, rows)
 
 
-def _store_change(
-    db: Connection, account: str, end: RatedEnd, seat: int, before: Rating, after: Rating
-) -> None:
-    """The game in the player's rating history (`rating_changes`)."""
-    db.execute(
-        insert(RATING_CHANGES).values(
-            account_id=account,
-            table_id=end.table_id,
-            game=end.game,
-            at=end.now,
-            place=end.places[seat],
-            players=len(end.places),
-            mu_before=before.mu,
-            sigma_before=before.sigma,
-            mu=after.mu,
-            sigma=after.sigma,
-        )
-    )
+def _change(end: RatedEnd, seat: int, before: Rating, after: Rating) -> dict[str, Any]:
+    """The game as a row of the player's rating history (`rating_changes`)."""
+    return {
+        "account_id": end.accounts[seat],
+        "table_id": end.table_id,
+        "game": end.game,
+        "at": end.now,
+        "place": end.places[seat],
+        "players": len(end.places),
+        "mu_before": before.mu,
+        "sigma_before": before.sigma,
+        "mu": after.mu,
+        "sigma": after.sigma,
+    }
 
 
 def ratings_of(engine: Engine, account_id: str) -> list[PlayerRating]:
