@@ -115,6 +115,11 @@ def test_the_profile_shows_history_replays_and_head_to_head(
     counts = [int(page.inner_text(f"#versus-result td.{c}")) for c in ("ahead", "behind", "tied")]
     assert sum(counts) == 2
     check_both_sizes(page, "profile-extras")
+    page.select_option("#lang", "de")  # the page is drawn again in the chosen language
+    assert page.locator("#chart-pickomino-title").text_content() == "Pickomino: Verlauf der Wertung"
+    assert page.inner_text("#versus h3") == "Direkter Vergleich"
+    shot(page, "profile-extras-german")
+    page.select_option("#lang", "en")
     page.click(f"#recent-games tr[data-table='{tables[0]}'] a.replay-link")
     page.wait_for_selector("#replay-first")
     assert page.url.endswith(f"#/r/{tables[0]}")
