@@ -147,7 +147,9 @@ def test_a_player_whose_clock_ran_out_in_a_rated_game_counts_last(tmp_path: Path
                 state = receive_state(ws)
             play_until(ws, state, lambda s: s["result"] is not None)
         mu, _, games = ratings(client)["Ada"]
+        [game] = client.get("/api/players/Ada").json()["recent"]
     assert games == 1 and mu < MU0  # last against one bot, whatever the scores said
+    assert (game["place"], game["players"]) == (2, 2)  # and so in her history
 
 
 def test_unknown_players_and_games_are_refused(client: TestClient) -> None:

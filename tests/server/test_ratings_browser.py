@@ -40,7 +40,7 @@ def test_a_rated_game_shows_on_the_profile(browser: Browser, server: LiveServer)
     page.click("a.brand")
     page.wait_for_selector("#rated")
     greedy = page.inner_text("select[data-seat='1'] option[value='greedy']")
-    assert greedy == "greedy — easy ~ 1,531"
+    assert greedy == "greedy — good ~ 1,531"
     page.select_option("select[data-seat='1']", "greedy")
     page.check("#rated")
     shot(page, "ratings-lobby-form")

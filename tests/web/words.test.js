@@ -73,16 +73,17 @@ test("the bot that takes over a turn is named as a name, in quotes", () => {
   assert.ok(t("log.timeout", { name: "Ana", bot: "optimal" }).includes(`«${NARROW_NBSP}optimal${NARROW_NBSP}»`));
 });
 
-test("the bot list hints at each bot's strength, weakest first", () => {
+test("the bot list hints at each bot's strength, weakest first by its calibrated rating", () => {
   setLanguage("en");
-  assert.deepEqual(byStrength(["greedy", "optimal", "random", "winner"]), ["random", "greedy", "optimal", "winner"]);
-  assert.deepEqual(byStrength(["expert", "greedy", "random"]), ["random", "greedy", "expert"]);
-  assert.deepEqual(["random", "greedy", "optimal", "winner"].map(botLabel),
-    ["random — beginner", "greedy — easy", "optimal — strong", "winner — strongest"]);
-  assert.equal(botLabel("careful"), "careful — strong");
+  const ratings = { greedy: 1531, optimal: 1643, random: 1192, winner: 1634 };
+  assert.deepEqual(byStrength(["greedy", "optimal", "random", "winner"], ratings), ["random", "greedy", "winner", "optimal"]);
+  assert.deepEqual(byStrength(["careful", "greedy", "random"], { random: 1, greedy: 2 }), ["random", "greedy", "careful"]);
+  assert.deepEqual(byStrength(["b", "a"]), ["b", "a"]);
+  assert.deepEqual(["easy", "good", "strong", "best"].map((level) => botLabel("greedy", level)),
+    ["greedy — easy", "greedy — good", "greedy — strong", "greedy — best"]);
   assert.equal(botLabel("unknown"), t("lobby.bot", { bot: "unknown" }));
   setLanguage("de");
-  assert.equal(botLabel("greedy"), "greedy — leicht");
+  assert.equal(botLabel("greedy", "good"), "greedy — gut");
 });
 
 test("only Riff Raff's start seat speaks of a captain", () => {

@@ -48,7 +48,7 @@ from spieltisch.server.limits import TableQuota
 from spieltisch.server.news import SiteNews
 from spieltisch.server.presence import Presence
 from spieltisch.server.push import Pusher
-from spieltisch.server.rated import bot_points
+from spieltisch.server.rated import bots_described
 from spieltisch.server.scheduler import BOT_PACES, TUTORIAL_PACE, Scheduler, Timers
 from spieltisch.server.settle import CatchTiming
 from spieltisch.server.site import Site
@@ -484,7 +484,7 @@ def _describe_game(name: str) -> dict[str, JsonValue]:
         "min_players": cls.min_players,
         "max_players": cls.max_players,
         "bots": bot_names(name),
-        "bot_ratings": bot_points(name),  # the calibrated bots' shown ratings
+        **bots_described(name),  # the calibrated bots' shown ratings and strength levels
         "review": hooks_for(name).review is not None,
         "clock": default_turn_clock(name, 2),  # a table of two or more people's time per turn
         "options": [

@@ -5,7 +5,8 @@ the ratings of its signed-in players in the same transaction, from the finishing
 (`ratings.model.finishing_places`; a seat a bot took over after its person left, or whose
 person ran out of time, counts last). Bots take part with their calibrated ratings and never
 change. The table row's `rated_counted` is set once under a condition, so a result counts
-exactly once even if two workers both see the end.
+exactly once even if two workers both see the end. Each counted end also leaves one row per
+signed-in player in `rating_changes`, the history that profiles read (`server.rating_stats`).
 """
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, Engine, insert, select, update
+from sqlalchemy import Connection, Engine, bindparam, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from spieltisch.bots.base import bot_names
-from spieltisch.ratings.bots import bot_ratings
+from spieltisch.ratings.bots import bot_ratings, strength_levels
 from spieltisch.ratings.model import (
     Rating,
     RatingSettings,
@@ -28,7 +31,14 @@ from spieltisch.ratings.model import (
     shown,
 )
 from spieltisch.ratings.model import update as rating_update
-from spieltisch.server.schema import ACCOUNTS, RATINGS, TABLES, EntryRow, SeatRow
+from spieltisch.server.schema import (
+    ACCOUNTS,
+    RATING_CHANGES,
+    RATINGS,
+    TABLES,
+    EntryRow,
+    SeatRow,
+)
 
 if TYPE_CHECKING:
     from spieltisch.server.table import LiveTable
@@ -38,6 +48,7 @@ __all__ = [
     "RatedEnd",
     "bot_points",
     "bot_rating",
+    "bots_described",
     "count_end",
     "counted_last",
     "leaderboard",
@@ -113,6 +124,13 @@ def bot_points(game: str) -> dict[str, int]:
     return {bot: shown(calibrated[bot]).points for bot in bot_names(game) if bot in calibrated}
 
 
+def bots_described(game: str) -> dict[str, dict[str, int] | dict[str, str]]:
+    """The lobby's words on the game's calibrated bots: their shown ratings (`bot_ratings`)
+    and strength levels from them (`bot_levels`: easy, good, strong, best)."""
+    points = bot_points(game)
+    return {"bot_ratings": points, "bot_levels": strength_levels(points)}
+
+
 def standing(game: str, rating: Rating) -> dict[str, str | None]:
     """Where a rating stands against the lobby's bots: the strongest bot it is above and the
     weakest it is below (None where there is none)."""
@@ -139,16 +157,41 @@ def count_end(db: Connection, end: RatedEnd) -> bool:
     players = [a for a in end.accounts if a is not None]
     if not players:
         return True
+    _add_missing(db, end.game, players, end.now)
     stored = _stored_ratings(db, end.game, players)
     before = [
-        bot_rating(end.game, bot) if a is None else stored[a][0] if a in stored else Rating()
+        bot_rating(end.game, bot) if a is None else stored[a][0]
         for a, bot in zip(end.accounts, end.bots, strict=True)
     ]
     after = rating_update(before, end.places, [a is None for a in end.accounts])
-    for account, rating in zip(end.accounts, after, strict=True):
-        if account is not None:
-            _store_rating(db, account, end.game, rating, stored.get(account), end.now)
+    people = [(seat, a) for seat, a in enumerate(end.accounts) if a is not None]
+    _store_ratings(db, end, {a: (after[seat], stored[a][1]) for seat, a in people})
+    changes = [_change(end, seat, before[seat], after[seat]) for seat, _ in people]
+    db.execute(insert(RATING_CHANGES).values(changes))
     return True
+
+
+def _add_missing(db: Connection, game: str, accounts: Sequence[str], now: float) -> None:
+    """A starting rating (no games yet) for each of the players who has none in `game`.
+    Insert-or-nothing, so two tables ending at once that both give a player a first rating
+    do not collide: on PostgreSQL the second waits for the first to commit and then finds
+    its row, which `_stored_ratings` locks; SQLite writes one transaction at a time."""
+    start = Rating()
+    rows = [
+        {"account_id": a, "game": game, "mu": start.mu, "sigma": start.sigma}
+        | {"games": 0, "last_played": now}
+        for a in dict.fromkeys(accounts)
+    ]
+    dialect = db.dialect.name
+    if dialect in ("postgresql", "sqlite"):
+        upsert = postgresql_insert if dialect == "postgresql" else sqlite_insert
+        db.execute(upsert(RATINGS).values(rows).on_conflict_do_nothing())
+        return
+    mine = (RATINGS.c.game == game) & RATINGS.c.account_id.in_(accounts)  # another database
+    have = set(db.execute(select(RATINGS.c.account_id).where(mine)).scalars())
+    missing = [row for row in rows if row["account_id"] not in have]
+    if missing:
+        db.execute(insert(RATINGS).values(missing))
 
 
 def _stored_ratings(
@@ -162,23 +205,35 @@ def _stored_ratings(
     return {r.account_id: (Rating(r.mu, r.sigma), r.games) for r in db.execute(query)}
 
 
-def _store_rating(
-    db: Connection,
-    account: str,
-    game: str,
-    rating: Rating,
-    before: tuple[Rating, int] | None,
-    now: float,
-) -> None:
-    values: dict[str, Any] = {"mu": rating.mu, "sigma": rating.sigma, "last_played": now}
-    if before is None:
-        db.execute(insert(RATINGS).values(account_id=account, game=game, games=1, **values))
-        return
-    db.execute(
+def _store_ratings(db: Connection, end: RatedEnd, new: dict[str, tuple[Rating, int]]) -> None:
+    """Each player's new rating and one more game, in one statement run for all of them."""
+    statement = (
         update(RATINGS)
-        .where(RATINGS.c.account_id == account, RATINGS.c.game == game)
-        .values(games=before[1] + 1, **values)
+        .where(RATINGS.c.account_id == bindparam("account"), RATINGS.c.game == end.game)
+        .values(mu=bindparam("new_mu"), sigma=bindparam("new_sigma"), games=bindparam("new_games"))
+        .values(last_played=end.now)
     )
+    rows = [
+        {"account": account, "new_mu": rating.mu, "new_sigma": rating.sigma, "new_games": games + 1}
+        for account, (rating, games) in new.items()
+    ]
+    db.execute(statement, rows)
+
+
+def _change(end: RatedEnd, seat: int, before: Rating, after: Rating) -> dict[str, Any]:
+    """The game as a row of the player's rating history (`rating_changes`)."""
+    return {
+        "account_id": end.accounts[seat],
+        "table_id": end.table_id,
+        "game": end.game,
+        "at": end.now,
+        "place": end.places[seat],
+        "players": len(end.places),
+        "mu_before": before.mu,
+        "sigma_before": before.sigma,
+        "mu": after.mu,
+        "sigma": after.sigma,
+    }
 
 
 def ratings_of(engine: Engine, account_id: str) -> list[PlayerRating]:

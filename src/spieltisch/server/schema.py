@@ -32,6 +32,7 @@ __all__ = [
     "META",
     "METADATA",
     "RATINGS",
+    "RATING_CHANGES",
     "SCHEMA_VERSION",
     "SEATS",
     "SESSIONS",
@@ -44,13 +45,14 @@ __all__ = [
     "TableRow",
 ]
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 9
 """The number of the newest migration (`migrations/versions`). 1: tables, seats, entries,
 chat. 2: the server's secret dice, seeded, broken and closed tables, bot pace, 64-bit seeds,
 and this version in `meta` (for the servers from before the migrations). 3: the deadlines of
 running turn clocks. 4: accounts, sessions, failed sign-ins, a seat's account and when its
 player was last seen. 5: a deadline's data (an open catch window's motion). 6: rated tables
-(`rated`, `rated_counted`) and players' ratings."""
+(`rated`, `rated_counted`) and players' ratings. 9: each rating's history (`rating_changes`);
+7 and 8 are other branches' numbers, taken when they are merged."""
 
 MAX_BOT_SPEC = 128
 """The longest bot spec a seat can store."""
@@ -168,6 +170,23 @@ RATINGS = Table(
     Column("sigma", Float, nullable=False),
     Column("games", Integer, nullable=False),  # rated games played
     Column("last_played", Float, nullable=False),  # when the latest ended
+)
+
+RATING_CHANGES = Table(
+    "rating_changes",
+    METADATA,
+    Column("account_id", String(32), primary_key=True),
+    Column("table_id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("at", Float, nullable=False),  # when the game's end was counted
+    Column("place", Integer, nullable=False),  # 0 is first; equal places are ties
+    Column("players", Integer, nullable=False),  # seats at the table, bots included
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Index("ix_rating_changes_account_at", "account_id", "at"),
+    Index("ix_rating_changes_account_game_at", "account_id", "game", "at"),
 )
 
 

@@ -6,7 +6,7 @@
 //   #/v/ID        the review of a finished table (the games whose /api/games entry says review)
 //   #/learn/ID    a guided first game ("Learn to play")
 //   #/signin, #/signup, #/account   optional accounts (account.js)
-//   #/p/NAME      a player's ratings; #/leaderboard/GAME  a game's leaderboard (ratings.js)
+//   #/p/NAME      a player's profile (profile.js); #/leaderboard/GAME  a game's leaderboard (ratings.js)
 
 import { api, ApiError, keepName, keepToken, reconnectDelay, savedName, socketProtocols, tokenFor } from "./api.js";
 import { accountLanguage, accountMark, accountNav, accountPage, currentAccount, drawNav, loadMyTables, loadSession,
@@ -19,7 +19,8 @@ import { motionSwitch } from "./motion.js";
 import { reviewPage } from "./review.js";
 import { reviewedGames } from "./review_model.js";
 import { agoText } from "./i18n_presence.js";
-import { forgetSeatRatings, leaderboardLink, leaderboardPage, profilePage, ratedBotLabel, ratedChoice, seatRating } from "./ratings.js";
+import { profilePage } from "./profile.js";
+import { forgetSeatRatings, leaderboardLink, leaderboardPage, ratedBotLabel, ratedChoice, seatRating } from "./ratings.js";
 
 const app = document.getElementById("app");
 const languageSwitch = /** @type {HTMLSelectElement} */ (document.getElementById("lang"));
@@ -189,7 +190,7 @@ function lobbyPage() {
         if (clock && form.clock === null) clock.value = clockChosen(game);
       },
     }, h("option", { value: "", text: t("lobby.person") }),
-    byStrength(game.bots).map((bot) => h("option", { value: bot, text: ratedBotLabel(game, bot) })));
+    byStrength(game.bots, game.bot_ratings).map((bot) => h("option", { value: bot, text: ratedBotLabel(game, bot) })));
     select.value = form.seats[index] || "";
     return h("li", {}, select);
   }

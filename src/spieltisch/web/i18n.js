@@ -26,10 +26,10 @@ const STRINGS = {
     "lobby.person": "a person",
     "lobby.bot": "bot: {bot}",
     "lobby.bot_level": "{bot} — {level}",
-    "bot.level.beginner": "beginner",
     "bot.level.easy": "easy",
+    "bot.level.good": "good",
     "bot.level.strong": "strong",
-    "bot.level.strongest": "strongest",
+    "bot.level.best": "best",
     "lobby.clock": "Turn clock",
     "lobby.no_clock": "none",
     "lobby.seconds": "{n} seconds",
@@ -501,10 +501,10 @@ const STRINGS = {
     "lobby.person": "ein Mensch",
     "lobby.bot": "Bot: {bot}",
     "lobby.bot_level": "{bot} — {level}",
-    "bot.level.beginner": "für Einsteiger",
     "bot.level.easy": "leicht",
+    "bot.level.good": "gut",
     "bot.level.strong": "stark",
-    "bot.level.strongest": "am stärksten",
+    "bot.level.best": "der stärkste",
     "lobby.clock": "Zugzeit",
     "lobby.no_clock": "keine",
     "lobby.seconds": "{n} Sekunden",
@@ -975,10 +975,10 @@ const STRINGS = {
     "lobby.person": "une personne",
     "lobby.bot": "robot : {bot}",
     "lobby.bot_level": "{bot} — {level}",
-    "bot.level.beginner": "débutant",
     "bot.level.easy": "facile",
+    "bot.level.good": "bon",
     "bot.level.strong": "fort",
-    "bot.level.strongest": "le plus fort",
+    "bot.level.best": "le meilleur",
     "lobby.clock": "Temps par tour",
     "lobby.no_clock": "aucun",
     "lobby.seconds": "{n} secondes",
@@ -1451,10 +1451,10 @@ const STRINGS = {
     "lobby.person": "una persona",
     "lobby.bot": "bot: {bot}",
     "lobby.bot_level": "{bot} — {level}",
-    "bot.level.beginner": "principiante",
     "bot.level.easy": "facile",
+    "bot.level.good": "buono",
     "bot.level.strong": "forte",
-    "bot.level.strongest": "il più forte",
+    "bot.level.best": "il migliore",
     "lobby.clock": "Tempo per turno",
     "lobby.no_clock": "nessuno",
     "lobby.seconds": "{n} secondi",
@@ -1927,10 +1927,10 @@ const STRINGS = {
     "lobby.person": "een mens",
     "lobby.bot": "bot: {bot}",
     "lobby.bot_level": "{bot} — {level}",
-    "bot.level.beginner": "beginner",
     "bot.level.easy": "makkelijk",
+    "bot.level.good": "goed",
     "bot.level.strong": "sterk",
-    "bot.level.strongest": "sterkst",
+    "bot.level.best": "de beste",
     "lobby.clock": "Tijd per beurt",
     "lobby.no_clock": "geen",
     "lobby.seconds": "{n} seconden",
@@ -2512,30 +2512,27 @@ export function sentence(text) {
   return text.charAt(0).toLocaleUpperCase(current) + text.slice(1);
 }
 
-/** How strong each bot plays, weakest first: the lobby offers them in this order. */
-const BOT_LEVELS = { random: "beginner", greedy: "easy", careful: "strong", expert: "strong", optimal: "strong", winner: "strongest" };
-const LEVEL_ORDER = ["beginner", "easy", "strong", "strongest"];
-
 /**
- * A bot's name with a hint of its strength, "greedy — easy" (the name alone for a bot not rated).
+ * A bot's name with a hint of its strength, "greedy — good", where `level` (easy, good, strong,
+ * best) comes from the bots' calibrated ratings (the server's `bot_levels`); the name alone
+ * without a level.
  * @param {string} bot
+ * @param {string} [level]
  * @returns {string}
  */
-export function botLabel(bot) {
-  const level = /** @type {{ [bot: string]: string }} */ (BOT_LEVELS)[bot];
+export function botLabel(bot, level) {
   return level ? t("lobby.bot_level", { bot, level: t(`bot.level.${level}`) }) : t("lobby.bot", { bot });
 }
 
 /**
- * The bots from the weakest to the strongest (unrated ones last, in the order given).
+ * The bots from the weakest to the strongest by their calibrated ratings (the bots without
+ * one last, in the order given).
  * @param {string[]} bots
+ * @param {{ [bot: string]: number }} [ratings]
  * @returns {string[]}
  */
-export function byStrength(bots) {
-  const rank = (/** @type {string} */ bot) => {
-    const level = /** @type {{ [bot: string]: string }} */ (BOT_LEVELS)[bot];
-    return level ? LEVEL_ORDER.indexOf(level) : LEVEL_ORDER.length;
-  };
+export function byStrength(bots, ratings = {}) {
+  const rank = (/** @type {string} */ bot) => ratings[bot] ?? Infinity;
   return [...bots].sort((a, b) => rank(a) - rank(b));
 }
 

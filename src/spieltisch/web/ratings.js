@@ -1,5 +1,6 @@
-// Ratings in the client: a player's profile (#/p/NAME), a game's leaderboard (#/leaderboard/GAME),
-// the bots' calibrated ratings beside their names, and the lobby form's "Rated" choice.
+// Ratings in the client: a game's leaderboard (#/leaderboard/GAME), the bots' calibrated
+// ratings and strength levels beside their names, and the lobby form's "Rated" choice (a
+// player's profile, #/p/NAME, is in profile.js).
 
 import { api } from "./api.js";
 import { h, replaceChildren } from "./dom.js";
@@ -10,7 +11,8 @@ import { botLabel, language, t } from "./i18n.js";
  * @typedef {{ game: string, rating: number, provisional: boolean, shown: string, games: number,
  *   stronger_than: string | null, weaker_than: string | null }} GameRating
  * @typedef {{ place: number, name: string, rating: number, games: number }} Listed
- * @typedef {{ name: string, title: string, bot_ratings?: { [bot: string]: number } }} GameInfo
+ * @typedef {{ name: string, title: string, bot_ratings?: { [bot: string]: number },
+ *   bot_levels?: { [bot: string]: string } }} GameInfo
  */
 
 /**
@@ -22,14 +24,15 @@ export function ratingText(points) {
 }
 
 /**
- * A bot's label with its calibrated rating, "greedy — easy ~ 1,531" (the plain label when the
- * bot was not calibrated).
+ * A bot's label with its strength level and calibrated rating, "greedy — good ~ 1,531" (the
+ * plain name when the bot was not calibrated).
  * @param {GameInfo} game
  * @param {string} bot
  */
 export function ratedBotLabel(game, bot) {
   const points = game.bot_ratings?.[bot];
-  return points === undefined ? botLabel(bot) : t("rate.bot", { label: botLabel(bot), rating: ratingText(points) });
+  const label = botLabel(bot, game.bot_levels?.[bot]);
+  return points === undefined ? label : t("rate.bot", { label, rating: ratingText(points) });
 }
 
 /**
@@ -63,52 +66,6 @@ export function ratedChoice(form) {
  */
 export function leaderboardLink(game) {
   return h("a", { class: "leaderboard-link", href: `#/leaderboard/${encodeURIComponent(game)}`, text: t("rate.leaderboard") });
-}
-
-/**
- * A player's profile: per game the rating ("?" while provisional), the rated games and where
- * it stands against the bots.
- * @param {HTMLElement} app
- * @param {string} name
- * @param {Page} page
- */
-export function profilePage(app, name, page) {
-  const root = h("div", { class: "profile-page" });
-  app.append(root);
-  /** @type {{ name: string, ratings: GameRating[] } | null} */
-  let profile = null;
-  /** @type {GameInfo[]} */
-  let games = [];
-
-  function title(/** @type {string} */ game) {
-    return games.find((g) => g.name === game)?.title || game;
-  }
-
-  function draw() {
-    if (!profile) return replaceChildren(root, h("section", { class: "panel" }, h("h2", { text: name })));
-    const rows = profile.ratings.map((r) => h("tr", { "data-game": r.game },
-      h("th", { scope: "row" }, title(r.game), " ", leaderboardLink(r.game)),
-      h("td", { class: "rating", text: r.provisional ? `${ratingText(r.rating)}?` : ratingText(r.rating) }),
-      h("td", { class: "games", text: r.games }),
-      h("td", { text: standingText(r) })));
-    return replaceChildren(root, h("section", { class: "panel profile", id: "profile" },
-      h("h2", { text: t("rate.profile_title", { name: profile.name }) }),
-      rows.length
-        ? h("table", { class: "ratings-table" },
-          h("thead", {}, h("tr", {}, [t("rate.game"), t("rate.rating"), t("rate.games"), t("rate.against_bots")].map((text) => h("th", { scope: "col", text })))),
-          h("tbody", {}, rows))
-        : h("p", { class: "muted", id: "no-ratings", text: t("rate.no_ratings", { name: profile.name }) }),
-      profile.ratings.some((r) => r.provisional) ? h("p", { class: "muted", text: t("rate.provisional") }) : null,
-      h("p", {}, h("a", { href: "#/", class: "button", text: t("table.back") }))));
-  }
-
-  Promise.all([api(`/api/players/${encodeURIComponent(name)}`), api("/api/games")]).then(([found, described]) => {
-    profile = found;
-    games = described;
-    draw();
-  }).catch((/** @type {unknown} */ error) => page.notify(page.errorText(error)));
-  draw();
-  return { stop() {}, redraw: draw };
 }
 
 /**

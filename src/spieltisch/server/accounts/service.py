@@ -40,6 +40,7 @@ from spieltisch.server.accounts.sessions import (
 from spieltisch.server.accounts.store import AccountRow, AccountStore, SeatOfAccount
 from spieltisch.server.common import TableError, clean_name, tutorial_left
 from spieltisch.server.rated import ratings_of
+from spieltisch.server.rating_stats import recent_games
 from spieltisch.server.replays import FinishedGames
 from spieltisch.server.table import LiveTable
 
@@ -255,7 +256,7 @@ class Accounts:
 
     async def data(self, account: AccountRow) -> dict[str, JsonValue]:
         """Everything kept of the account: its name, when it was made, its settings, every
-        table it sat at, and its ratings."""
+        table it sat at, its ratings and their history."""
         seats = await self.lobby.storage.read(self.store.seats_of, account.id)
         tables: list[JsonValue] = []
         for seat in seats:
@@ -277,6 +278,7 @@ class Accounts:
             "settings": account.settings,
             "tables": tables,
             "ratings": await self._ratings(account.id),
+            "rating_history": await self._rating_history(account.id),
         }
 
     async def _ratings(self, account_id: str) -> list[JsonValue]:
@@ -284,6 +286,15 @@ class Accounts:
         return [
             {"game": r.game, "mu": r.rating.mu, "sigma": r.rating.sigma, "games": r.games}
             for r in rows
+        ]
+
+    async def _rating_history(self, account_id: str) -> list[JsonValue]:
+        engine = self.lobby.store.engine
+        rows = await self.lobby.storage.read(recent_games, engine, account_id, None)
+        return [
+            {"table": g.table_id, "game": g.game, "at": g.at, "place": g.place + 1}
+            | {"players": g.players, "mu": g.after.mu, "sigma": g.after.sigma}
+            for g in rows
         ]
 
     async def my_tables(self, account: AccountRow) -> list[dict[str, JsonValue]]:

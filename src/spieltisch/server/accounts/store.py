@@ -19,6 +19,7 @@ from spieltisch.server.schema import (
     ACCOUNTS,
     CHAT,
     ENTRIES,
+    RATING_CHANGES,
     RATINGS,
     SEATS,
     SESSIONS,
@@ -113,6 +114,7 @@ class AccountStore:
                 .values(name=FORMER_PLAYER, account_id=None)
             )
             db.execute(delete(RATINGS).where(RATINGS.c.account_id == account_id))
+            db.execute(delete(RATING_CHANGES).where(RATING_CHANGES.c.account_id == account_id))
             db.execute(delete(ACCOUNTS).where(ACCOUNTS.c.id == account_id))
         return sorted({seat.table_id for seat in seats})
 
