@@ -45,14 +45,13 @@ __all__ = [
     "TableRow",
 ]
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 7
 """The number of the newest migration (`migrations/versions`). 1: tables, seats, entries,
 chat. 2: the server's secret dice, seeded, broken and closed tables, bot pace, 64-bit seeds,
 and this version in `meta` (for the servers from before the migrations). 3: the deadlines of
 running turn clocks. 4: accounts, sessions, failed sign-ins, a seat's account and when its
 player was last seen. 5: a deadline's data (an open catch window's motion). 6: rated tables
-(`rated`, `rated_counted`) and players' ratings. 9: each rating's history (`rating_changes`);
-7 and 8 are other branches' numbers, taken when they are merged."""
+(`rated`, `rated_counted`) and players' ratings. 7: each rating's history (`rating_changes`)."""
 
 MAX_BOT_SPEC = 128
 """The longest bot spec a seat can store."""

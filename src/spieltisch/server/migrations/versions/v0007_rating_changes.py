@@ -8,7 +8,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0009"
+revision = "0007"
 down_revision: str | None = "0006"
 branch_labels: str | None = None
 depends_on: str | None = None
@@ -32,7 +32,7 @@ def upgrade() -> None:
     op.create_index(
         "ix_rating_changes_account_game_at", "rating_changes", ["account_id", "game", "at"]
     )
-    _set_version("9")
+    _set_version("7")
 
 
 def downgrade() -> None:
