@@ -501,3 +501,15 @@ def test_a_due_mail_is_claimed_by_one_worker_only(tmp_path: Path) -> None:
         assert [row[:2] for row in one.due(now + DELAY + INTERVAL, 10)] == [(ada, "turn")]
     finally:
         engine.dispose()
+
+
+def test_turn_started_returns_at_once_and_the_turn_is_mailed(tmp_path: Path) -> None:
+    clock = ManualClock()
+    with inbox() as box, site(tmp_path, clock, settings(box.port)) as client:
+        ada = player(client, "Ada", email="ada@example.org", turns=True)
+        table_id, _ = my_turn_table(client)
+        portal(client).call(_started, lobby_of(client).mail, ada, table_id)
+        clock.advance(DELAY)
+        assert sweep(client) == 1
+        [mail] = box.taken()
+    assert f"{PUBLIC}/#/t/{table_id}" in links(mail)
