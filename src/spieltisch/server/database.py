@@ -20,6 +20,7 @@ __all__ = [
     "TCP_USER_TIMEOUT_MS",
     "cannot_use",
     "check_sqlite_file",
+    "damaged",
     "default_url",
     "make_engine",
     "parse",
@@ -142,7 +143,26 @@ def check_sqlite_file(database: str | None) -> None:
 
 
 def cannot_use(url: URL, error: SQLAlchemyError) -> StorageError:
+    if _sqlite_finds_damage(error):
+        return damaged(shown(url), why(error))
     return StorageError(f"The database {shown(url)} cannot be used: {why(error)}")
+
+
+def damaged(database: str, said: str) -> StorageError:
+    """The refusal of a file that SQLite finds damaged, with what it said and what to do."""
+    return StorageError(
+        f"The database {database} is damaged (SQLite's check says: {' '.join(said.split())}). "
+        "Start from a backup of it, or move it aside to start empty."
+    )
+
+
+_SQLITE_DAMAGE = {11, 26}
+"""SQLite's primary result codes of a damaged file: SQLITE_CORRUPT and SQLITE_NOTADB."""
+
+
+def _sqlite_finds_damage(error: SQLAlchemyError) -> bool:
+    code = getattr(getattr(error, "orig", None), "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in _SQLITE_DAMAGE
 
 
 def shown(url: URL) -> str:

@@ -32,6 +32,7 @@ from spieltisch.server.database import (
     SQLITE_UPGRADE_BUSY_MS,
     cannot_use,
     check_sqlite_file,
+    damaged,
     default_url,
     make_engine,
     parse,
@@ -402,11 +403,7 @@ def _refuse_damaged(db: Connection) -> None:
     except SQLAlchemyError as error:
         said = [why(error)]
     if said != ["ok"]:
-        raise StorageError(
-            f"The database {db.engine.url.database} is damaged (SQLite's check says: "
-            f"{' '.join('; '.join(said).split())}). Start from a backup of it, or move it "
-            "aside to start empty."
-        )
+        raise damaged(str(db.engine.url.database), "; ".join(said))
 
 
 def _found_revision(db: Connection) -> str | None:

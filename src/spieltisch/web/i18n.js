@@ -1,6 +1,7 @@
 // Every string of the web client in German, English, French, Italian and Dutch.
 // t(key, args) fills {name} placeholders; the language comes from the browser or the switch.
 import { ACCOUNT_STRINGS } from "./i18n_accounts.js";
+import { MAIL_STRINGS } from "./i18n_mail.js";
 import { PRESENCE_STRINGS } from "./i18n_presence.js";
 import { RATING_STRINGS } from "./i18n_ratings.js";
 
@@ -2387,7 +2388,7 @@ const STRINGS = {
     "lobby.pace_doc": "Hoe lang een bot wacht voor elke zet: direct, normaal of langzaam, zodat je zijn zetten kunt volgen.",
   },
 };
-for (const added of [ACCOUNT_STRINGS, PRESENCE_STRINGS, RATING_STRINGS]) { // accounts and My tables; who is here; ratings
+for (const added of [ACCOUNT_STRINGS, PRESENCE_STRINGS, RATING_STRINGS, MAIL_STRINGS]) { // accounts and My tables; who is here; ratings; mail
   for (const [code, strings] of Object.entries(added)) Object.assign(STRINGS[code], strings);
 }
 

@@ -19,6 +19,7 @@ from spieltisch.server.schema import (
     ACCOUNTS,
     CHAT,
     ENTRIES,
+    MAIL_SENT,
     RATING_CHANGES,
     RATINGS,
     SEATS,
@@ -115,6 +116,7 @@ class AccountStore:
             )
             db.execute(delete(RATINGS).where(RATINGS.c.account_id == account_id))
             db.execute(delete(RATING_CHANGES).where(RATING_CHANGES.c.account_id == account_id))
+            db.execute(delete(MAIL_SENT).where(MAIL_SENT.c.account_id == account_id))
             db.execute(delete(ACCOUNTS).where(ACCOUNTS.c.id == account_id))
         return sorted({seat.table_id for seat in seats})
 
