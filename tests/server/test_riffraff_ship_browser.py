@@ -208,9 +208,10 @@ def test_pointing_at_a_card_lights_and_names_its_area(browser: Browser, server: 
 
 
 # The screen box of an area's four corners and of the canvas, the camera having glided to the
-# close look at that area (the look a person placing there gets).
+# close look at that area (the look a person placing there gets), the area lit as it is then.
 CLOSE_LOOK = """async (area) => {
   const ship = riffraffTable.ship();
+  ship.highlight(area);
   ship.focus(area, true);
   await new Promise((done) => {
     const wait = () => (riffraffTable.cameraMoving() ? requestAnimationFrame(wait) : done());
@@ -230,25 +231,29 @@ CLOSE_LOOK = """async (area) => {
 }"""
 
 
-FIRST_YARD_AREA = 5
-YARD_SHARE = 0.0075
-"""The least share of the picture a yard's half covers in its close look (seen from fore or
-aft: 0.8 % to 1.7 %; looked at along the yards, the port halves covered 0.4 % to 0.7 %)."""
+AREA_SHARE = 0.015
+"""The least share of the picture any area covers in its close look at desktop size (a deck
+quarter seen from above its outer end 3.6 %, a yard's half from fore or aft 1.6 % to 2.1 %; the
+deck quarters seen from farther and lower covered 1.4 %, yards seen along their length less
+than 0.7 %)."""
 
 
-def test_each_area_is_seen_well_when_loaded(browser: Browser, server: LiveServer) -> None:
-    """The close look at each area shows all of it, big enough to aim at: a yard is seen from
-    fore or aft and above (along it, it would be a sliver at the edge); a screenshot each."""
-    page = ship_page(browser, server, "desktop", "reduce")
+@pytest.mark.parametrize("size", list(SIZES))
+def test_each_area_is_seen_well_when_loaded(
+    browser: Browser, server: LiveServer, size: str
+) -> None:
+    """The close look at each area shows all of it, big enough to aim at: a deck quarter from
+    above its outer end, a yard from fore or aft and above (along it, it would be a sliver at
+    the edge); a screenshot each, the area lit."""
+    page = ship_page(browser, server, size, "reduce")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for area in range(1, 11):
         seen = page.evaluate(CLOSE_LOOK, area)
         page.locator("canvas.rr-canvas").screenshot(
-            path=str(ARTIFACTS / f"riffraff-close-{area}.png")
+            path=str(ARTIFACTS / f"riffraff-close-{area}-{size}.png")
         )
         canvas = seen["canvas"]
         assert canvas["left"] <= seen["left"] and seen["right"] <= canvas["right"], (area, seen)
         assert canvas["top"] <= seen["top"] and seen["bottom"] <= canvas["bottom"], (area, seen)
-        if area >= FIRST_YARD_AREA:
-            assert seen["share"] >= YARD_SHARE, (area, seen["share"])
+        assert seen["share"] >= AREA_SHARE, (area, seen["share"])
     page.context.close()

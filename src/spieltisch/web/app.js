@@ -816,11 +816,11 @@ function replayPage(tableId) {
     const names = data.table.seats.map(seatName);
     const view = gameView(data.table.game);
     const board = h("section", { class: `board game-${data.table.game}` });
-    view.render(board, {
-      view: current.view, you: null, toMove: current.view.to_move, seats: data.table.seats, names,
-      status: "replay", tableId: `replay:${tableId}`, notify, log: current.entry ? [current.entry] : [], act: () => {}, odds: null, oddsOn: false, setOdds: null,
-    });
     const last = data.steps.length - 1;
+    view.render(board, { // the last step is the table as it ended, no turn in play
+      view: current.view, you: null, toMove: current.view.to_move, seats: data.table.seats, names,
+      status: step === last && data.result ? "over" : "replay", tableId: `replay:${tableId}`, notify, log: current.entry ? [current.entry] : [], act: () => {}, odds: null, oddsOn: false, setOdds: null,
+    });
     const entry = current.action === null ? null : current.entry;
     replaceChildren(root, 
       h("div", { class: "table-head" },

@@ -7,7 +7,7 @@
 // outlines the control it talks about, and the game ends with a clear finish.
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { sentence, t } from "./i18n.js";
 
 const STEP_MS = 1200; // moves held back during an explanation are then shown this far apart
 
@@ -43,7 +43,7 @@ const LESSONS = {
     { id: "your_tile", at: ".board .stack.mine", when: (c) => tileTaken(c, (args) => args.seat === c.now.you) },
     { id: "stolen", at: ".board .stack.mine", when: (c) => tileTaken(c, (args) => args.from === c.now.you) },
     { id: "bot_tile", at: ".board .stack:not(.mine)", when: (c) => tileTaken(c, (args) => args.seat !== c.now.you && args.from !== c.now.you) },
-    { id: "failed", at: ".board .grill", when: (c) => {
+    { id: "failed", at: ".board section.grill", when: (c) => {
       const found = entryWith(c.fresh, (args) => "returned" in args || "turned_down" in args);
       return found ? { name: who(c, found.args.seat) } : null;
     } },
@@ -199,7 +199,7 @@ export function makeCoach(tableId, show, redraw, leave) {
   }
 
   function lessonText(lesson, part) {
-    return t(`tut.${PREFIX[lesson.game]}.${lesson.id}${part}`, lesson.words);
+    return sentence(t(`tut.${PREFIX[lesson.game]}.${lesson.id}${part}`, lesson.words)); // "bot random loads"
   }
 
   function lessonBody(lesson) {
@@ -216,7 +216,7 @@ export function makeCoach(tableId, show, redraw, leave) {
     const won = result.winners.includes(you);
     const winners = result.winners.map((seat) => names[seat]).join(", ");
     return [h("h3", { class: "coach-title", id: "coach-finish", text: t(won ? "tut.done.won" : "tut.done.lost") }),
-      h("p", { class: "coach-text", text: `${t("table.won", { names: winners })} ${t("tut.done.text")}` }),
+      h("p", { class: "coach-text", text: `${sentence(t("table.won", { names: winners }))} ${t("tut.done.text")}` }),
       h("div", { class: "coach-actions" },
         h("button", { class: "primary", id: "coach-lobby", text: t("tut.done.lobby"), onclick: leave }))];
   }

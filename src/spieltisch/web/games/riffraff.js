@@ -393,7 +393,7 @@ function roundPanel(ctx) {
     const down = view.phase === "cards" && cards.chosen[seat.seat];
     return h("li", { class: `rr-seat${seat.seat === view.captain ? " captain" : ""}${seat.seat === view.active ? " active" : ""}`, "data-seat": seat.seat },
       h("strong", { text: name(ctx, seat.seat) }),
-      seat.seat === view.captain && view.round > 0 ? h("span", { class: "badge", text: t("rr.captain") }) : null,
+      seat.seat === view.captain && view.round > 0 && view.phase !== "cards" ? h("span", { class: "badge", text: t("rr.captain") }) : null,
       h("span", { class: "rr-card-shown", text: down ? t("rr.card_down") : card ? t("rr.card", { n: card }) : "–" }),
       h("span", { class: "rr-supply-count", text: t("rr.pieces", { n: view.supply_sizes[seat.seat] }) }),
       view.caught[seat.seat] ? h("span", { class: "muted", text: t("rr.caught_count", { n: view.caught[seat.seat] }) }) : null);

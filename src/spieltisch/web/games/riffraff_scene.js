@@ -22,8 +22,7 @@ const HALF_HEIGHT_AXIS = { up: 2, side: 1, end: 0 };
 const SHADOW_EVERY = 3; // on a CPU renderer the moving ship's shadows follow every third frame
 const PACE_FRAMES = 10;
 const GLIDE_MS = 450;
-const FOCUS_DISTANCE = 0.75; // metres from the camera to the area being loaded
-const YARD_FOCUS_DISTANCE = 0.5; // nearer for a yard's half, which is narrow
+const FOCUS_DISTANCE = 0.5; // metres from the camera to the area being loaded, at most
 const FOLLOW_TURN = Math.PI / 6; // how far the whole-ship view turns towards the area being loaded
 const FRAME_MARGIN = 0.9; // the whole ship fills at most this share of the picture's half-sizes
 const VIEW_DIRECTION = new THREE.Vector3(0.62, -0.78, 0.68).normalize(); // from the ship to the camera
@@ -386,8 +385,7 @@ export class ShipScene {
     let direction = this.camera.position.clone().sub(this.controls.target).normalize();
     if (view.area && view.close) {
       const target = this._areaCentre(view.area);
-      const near = this.data.areas[view.area - 1].yard === null ? FOCUS_DISTANCE : YARD_FOCUS_DISTANCE;
-      const distance = Math.min(this.camera.position.distanceTo(this.controls.target), near);
+      const distance = Math.min(this.camera.position.distanceTo(this.controls.target), FOCUS_DISTANCE);
       return { target, camera: target.clone().addScaledVector(this._closeDirection(view.area, direction), distance) };
     }
     if (view.area) direction = this._sideOf(view.area, direction);
@@ -397,13 +395,14 @@ export class ShipScene {
 
   // Where a close look at an area comes from: from above and across the area's length, so all
   // of it shows. A yard runs from port to starboard, so it is seen from fore or aft (the side the
-  // camera is on), leaning a little towards the area's half; a deck quarter from its own side.
+  // camera is on), leaning a little towards the area's half; a deck quarter from high above its
+  // own end (bow or stern) and side, so the yards over the mast stay behind it.
   _closeDirection(area, direction) {
     const centre = this._areaCentre(area);
     const towards = (value) => (value >= 0 ? 1 : -1);
     const shape = this.data.areas[area - 1];
     const look = shape.yard === null
-      ? new THREE.Vector3(0.35 * towards(centre.x), 0.8 * towards(centre.y), 0.9)
+      ? new THREE.Vector3(0.45 * towards(centre.x), 0.6 * towards(centre.y), 1.1)
       : new THREE.Vector3(0.8 * towards(direction.x), 0.3 * towards(centre.y), 0.75);
     return look.normalize();
   }
@@ -428,6 +427,8 @@ export class ShipScene {
       this.glide = null;
       this.controls.target.copy(to.target);
       this.camera.position.copy(to.camera);
+      this.camera.lookAt(to.target); // at once, so that screen points are right before a frame
+      this.camera.updateMatrixWorld();
       this.dirty = true;
       return;
     }
