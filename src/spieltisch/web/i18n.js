@@ -2,6 +2,7 @@
 // t(key, args) fills {name} placeholders; the language comes from the browser or the switch.
 import { ACCOUNT_STRINGS } from "./i18n_accounts.js";
 import { PRESENCE_STRINGS } from "./i18n_presence.js";
+import { ONESCREEN_STRINGS } from "./i18n_onescreen.js";
 import { RATING_STRINGS } from "./i18n_ratings.js";
 
 export const LANGUAGES = { de: "Deutsch", en: "English", fr: "Français", it: "Italiano", nl: "Nederlands" };
@@ -2387,7 +2388,7 @@ const STRINGS = {
     "lobby.pace_doc": "Hoe lang een bot wacht voor elke zet: direct, normaal of langzaam, zodat je zijn zetten kunt volgen.",
   },
 };
-for (const added of [ACCOUNT_STRINGS, PRESENCE_STRINGS, RATING_STRINGS]) { // accounts and My tables; who is here; ratings
+for (const added of [ACCOUNT_STRINGS, PRESENCE_STRINGS, RATING_STRINGS, ONESCREEN_STRINGS]) { // accounts and My tables; who is here; ratings; one screen
   for (const [code, strings] of Object.entries(added)) Object.assign(STRINGS[code], strings);
 }
 

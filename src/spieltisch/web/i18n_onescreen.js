@@ -1,0 +1,55 @@
+// Playing together at one screen, in the five languages; i18n.js takes these into its strings.
+
+/** @type {{ [language: string]: { [key: string]: string } }} */
+export const ONESCREEN_STRINGS = {
+  en: {
+    "lobby.here": "a person at this screen",
+    "lobby.here_name": "Name of player {n}",
+    "lobby.here_doc": "People at this screen take turns on this device; other people join with the invite link.",
+    "here.turn": "{name}, your turn!",
+    "here.badge": "at this screen",
+    "here.pass": "Pass the device to {name}",
+    "here.pass_hint": "Only {name} looks now: the next screen shows {name}’s cards.",
+    "here.show": "I am {name}: show my cards",
+  },
+  de: {
+    "lobby.here": "ein Mensch an diesem Bildschirm",
+    "lobby.here_name": "Name von Spieler {n}",
+    "lobby.here_doc": "Die Menschen an diesem Bildschirm spielen abwechselnd auf diesem Gerät; andere kommen über den Einladungslink dazu.",
+    "here.turn": "{name}, du bist dran!",
+    "here.badge": "an diesem Bildschirm",
+    "here.pass": "Gib das Gerät an {name} weiter",
+    "here.pass_hint": "Jetzt schaut nur {name}: Als Nächstes sind {name}s Karten zu sehen.",
+    "here.show": "Ich bin {name}: zeig meine Karten",
+  },
+  fr: {
+    "lobby.here": "une personne devant cet écran",
+    "lobby.here_name": "Nom du joueur {n}",
+    "lobby.here_doc": "Les personnes devant cet écran jouent à tour de rôle sur cet appareil ; les autres rejoignent avec le lien d’invitation.",
+    "here.turn": "{name}, à toi de jouer !",
+    "here.badge": "devant cet écran",
+    "here.pass": "Passez l’appareil à {name}",
+    "here.pass_hint": "Seul {name} regarde maintenant : l’écran suivant montre les cartes de {name}.",
+    "here.show": "Je suis {name} : montrer mes cartes",
+  },
+  it: {
+    "lobby.here": "una persona a questo schermo",
+    "lobby.here_name": "Nome del giocatore {n}",
+    "lobby.here_doc": "Le persone a questo schermo giocano a turno su questo dispositivo; le altre entrano con il link d’invito.",
+    "here.turn": "{name}, tocca a te!",
+    "here.badge": "a questo schermo",
+    "here.pass": "Passate il dispositivo a {name}",
+    "here.pass_hint": "Ora guarda solo {name}: la prossima schermata mostra le carte di {name}.",
+    "here.show": "Sono {name}: mostra le mie carte",
+  },
+  nl: {
+    "lobby.here": "een mens aan dit scherm",
+    "lobby.here_name": "Naam van speler {n}",
+    "lobby.here_doc": "De mensen aan dit scherm spelen om de beurt op dit apparaat; anderen doen mee via de uitnodigingslink.",
+    "here.turn": "{name}, jij bent aan de beurt!",
+    "here.badge": "aan dit scherm",
+    "here.pass": "Geef het apparaat aan {name}",
+    "here.pass_hint": "Nu kijkt alleen {name}: het volgende scherm toont de kaarten van {name}.",
+    "here.show": "Ik ben {name}: toon mijn kaarten",
+  },
+};
