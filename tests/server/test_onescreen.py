@@ -159,3 +159,30 @@ def test_a_rated_table_seats_one_person_here(tmp_path: Path) -> None:
         assert made(client, two, 403)["error"] == "rated_needs_account"
         one = {"game": "pickomino", "seats": [{"name": "Ada"}, {"bot": "greedy"}], "rated": True}
         assert made(client, one)["here"][0]["seat"] == 0
+
+
+def test_several_learners_at_one_screen_get_a_guided_game(tmp_path: Path) -> None:
+    with client_for(tmp_path) as client:
+        body = {"game": "karolinchen", "names": ["Ann", "Ben"], "seed": 4}
+        response = client.post("/api/tutorials/here", json=body)
+        assert response.status_code == 201, response.text
+        table = response.json()
+        assert [h["seat"] for h in table["here"]] == [0, 1]
+        assert [s["name"] for s in table["seats"][:2]] == ["Ann", "Ben"]
+        assert table["seats"][2]["bot"] == "greedy"
+        assert table["status"] == "playing"
+        assert table["id"] not in [t["id"] for t in client.get("/api/tables").json()]
+        ben = table["here"][1]["token"]
+        left = client.post(f"/api/tables/{table['id']}/leave", json={"token": ben})
+        assert left.status_code == 200, left.text
+        address = f"/api/tables/{table['id']}/ws"
+        with client.websocket_connect(address, subprotocols=protocols(ben)) as ws:
+            assert next_state(ws)["log"][-1]["key"] == "tutorial_left"
+        too_many = {"game": "pickomino", "names": ["A", "B", "C", "D", "E", "F", "G"]}
+        assert client.post("/api/tutorials/here", json=too_many).json()["error"] == "bad_seats"
+        assert (
+            client.post("/api/tutorials/here", json={"game": "nope", "names": ["A"]}).json()[
+                "error"
+            ]
+            == "no_tutorial"
+        )

@@ -181,6 +181,7 @@ def test_a_riff_raff_round_at_one_screen_keeps_each_card_hidden(
     page.set_viewport_size(FLAT)
     page.click("#here-uncover")
     page.wait_for_selector(".rr-hand [data-action='card 9']")
+    page.wait_for_function("window.riffraffTable && window.riffraffTable.ready()")
     assert TURN.match(page.inner_text("#status").strip()).group(1) == "Ann"  # type: ignore[union-attr]
     shot(page, "onescreen-riffraff-ann-flat")
     page.click(".rr-hand [data-action='card 9']")
@@ -213,3 +214,42 @@ def test_a_riff_raff_round_at_one_screen_keeps_each_card_hidden(
     assert problems == []
     assert any(p["hand"] for p in pictures) and any(p["cover"] for p in pictures)
     shot(page, "onescreen-riffraff-revealed-flat")
+
+
+def test_two_learners_at_one_screen_take_turns_in_a_guided_game(
+    browser: Browser, server: LiveServer
+) -> None:
+    page = tablet(browser, server, UPRIGHT)
+    page.wait_for_selector("[data-game='karolinchen'] button")
+    page.click("[data-game='karolinchen'] button")
+    page.click("button[aria-label='Add a seat']")
+    for index in (0, 1):
+        page.select_option(f"select[data-seat='{index}']", "@here")
+    page.fill("#here-name-0", "Ann")
+    page.fill("#here-name-1", "Ben")
+    shot(page, "onescreen-lobby-form-upright")
+    assert severe(page) == []
+    page.click("#learn-here")
+    page.wait_for_selector("#coach-lesson")
+    assert page.locator(".here-badge").count() == 2
+    shot(page, "onescreen-guided-upright")
+    turns: set[str] = set()
+    for _ in range(MAX_CLICKS):
+        if len(turns) == 2:
+            break
+        if page.query_selector("#coach-ok"):
+            page.click("#coach-ok")
+            continue
+        target = page.query_selector(".board [data-action]")
+        if target:
+            turn = TURN.match(page.inner_text("#status"))
+            assert turn, page.inner_text("#status")
+            turns.add(turn.group(1))
+            before = version(page)
+            target.click()
+            page.wait_for_function("v => document.body.dataset.version !== v", arg=before)
+        page.wait_for_timeout(30)
+    assert turns == {"Ann", "Ben"}
+    page.click("#leave-tutorial")
+    page.wait_for_selector("#make-table")
+    assert page.evaluate("localStorage.getItem('spieltisch.here')") == "{}"

@@ -9,6 +9,7 @@ so they see every table between two changes, never during one:
                                        the tokens of the seats at this screen (`server.onescreen`)
   GET  /api/tables/{id}                one table's seats and status
   POST /api/tutorials                  a guided first game against a friendly bot, learner seated
+  POST /api/tutorials/here             the same for several learners at one screen: their tokens
   POST /api/tables/{id}/join           take a seat with a display name: returns the seat token
   POST /api/tables/{id}/leave          give a seat up (a bot finishes the game for it)
   GET  /api/tables/{id}/record         the game record of a finished game
@@ -90,7 +91,7 @@ from spieltisch.server.limits import (
     strict_json,
 )
 from spieltisch.server.lobby import Lobby
-from spieltisch.server.onescreen import CreateTable, make_table
+from spieltisch.server.onescreen import CreateTable, GuidedHere, guided_here, make_table
 from spieltisch.server.replays import Encoded, FinishedGames
 from spieltisch.server.reviews import review
 from spieltisch.server.settle import CatchTiming
@@ -354,6 +355,10 @@ def _add_routes(
             body.game, name, body.seed, _client_address(request), account_id
         )
         return Joined(seat=0, token=token, table=table.summary())
+
+    @app.post("/api/tutorials/here", status_code=201)
+    async def tutorial_here(body: GuidedHere, request: Request) -> dict[str, Any]:
+        return await guided_here(lobby, accounts, body, request, _client_address(request))
 
     @app.get("/api/tables/{table_id}")
     async def table(table_id: str) -> dict[str, Any]:

@@ -17,12 +17,15 @@ from typing import Any
 from pydantic import BaseModel, Field
 from starlette.requests import Request
 
+from spieltisch.core.registry import game_class, game_names
 from spieltisch.server.accounts.service import Accounts
+from spieltisch.server.accounts.store import AccountRow
 from spieltisch.server.common import TableError
-from spieltisch.server.hooks import default_turn_clock
+from spieltisch.server.hooks import default_turn_clock, hooks_for
 from spieltisch.server.lobby import Lobby, SeatSpec
+from spieltisch.server.table import LiveTable
 
-__all__ = ["CreateTable", "SeatIn", "make_table", "people_for_clock"]
+__all__ = ["CreateTable", "GuidedHere", "SeatIn", "guided_here", "make_table", "people_for_clock"]
 
 
 class SeatIn(BaseModel):
@@ -81,17 +84,54 @@ async def make_table(
             "person at this screen.",
         )
     names = [_here_name(body.seats[n].name) for n in here]
-    for index, name in enumerate(names):
-        if account is None or index > 0:
-            await accounts.check_guest_name(name)
+    await _check_names(accounts, names, account is not None)
     asked = "clock" in body.model_fields_set  # an explicit null switches it off
     clock = body.clock if asked else default_turn_clock(body.game, people_for_clock(body.seats))
     seats = [SeatSpec(s.bot) for s in body.seats]
     table = await lobby.create(
         body.game, body.options, seats, clock, body.seed, address, body.pace, body.rated
     )
+    return await _seat_here(lobby, table, list(zip(here, names, strict=True)), account)
+
+
+class GuidedHere(BaseModel):
+    game: str = Field(description="pickomino, karolinchen or riffraff")
+    names: list[str] = Field(description="the learners at this screen, in playing order")
+    seed: int | None = Field(None, description="seed of the table's dice (random if omitted)")
+
+
+async def guided_here(
+    lobby: Lobby, accounts: Accounts, body: GuidedHere, request: Request, address: str | None
+) -> dict[str, Any]:
+    """A guided first game for several learners at one screen against the game's friendly
+    bot: the learners start, the bot plays last; the summary with each learner's token."""
+    bot = hooks_for(body.game).tutor if body.game in game_names() else None
+    if bot is None:
+        raise TableError("no_tutorial", f"There is no guided game of '{body.game}'.")
+    most = game_class(body.game).max_players - 1  # one seat is the friendly bot's
+    if not 1 <= len(body.names) <= most:
+        raise TableError("bad_seats", f"A guided game takes 1 to {most} learners at one screen.")
+    account = await accounts.current(request)
+    names = [_here_name(name) for name in body.names]
+    await _check_names(accounts, names, account is not None)
+    seats = [SeatSpec() for _ in names] + [SeatSpec(bot)]
+    table = await lobby.create(body.game, {"start_seat": 0}, seats, None, body.seed, address)
+    table.event("tutorial", {"seat": 0, "bot": bot}, None)  # stored with the first join
+    return await _seat_here(lobby, table, list(enumerate(names)), account)
+
+
+async def _check_names(accounts: Accounts, names: list[str], signed_in: bool) -> None:
+    """Guests' names must not be accounts' (the first is the account's when signed in)."""
+    for index, name in enumerate(names):
+        if not signed_in or index > 0:
+            await accounts.check_guest_name(name)
+
+
+async def _seat_here(
+    lobby: Lobby, table: LiveTable, seats: list[tuple[int, str]], account: AccountRow | None
+) -> dict[str, Any]:
     held = []
-    for index, (seat, name) in enumerate(zip(here, names, strict=True)):
+    for index, (seat, name) in enumerate(seats):
         who = (account.name, account.id) if account is not None and index == 0 else (name, None)
         _seat, token = await lobby.join(table.id, seat, *who)
         held.append({"seat": seat, "token": token})

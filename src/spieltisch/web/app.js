@@ -200,6 +200,23 @@ function lobbyPage() {
     return h("li", { class: form.seats[index] === HERE ? "here-seat" : null }, select, form.seats[index] === HERE ? hereName(index) : null);
   }
 
+  // A guided first game for the people at this screen together, against the friendly bot.
+  function learnTogether(game) {
+    const learners = form.seats.filter((seat) => seat === HERE).length;
+    if (learners < 2 || !hasTutorial(game.name) || learners >= game.max_players) return null;
+    return h("button", { class: "big learn-here", id: "learn-here", text: t("here.learn"), onclick: async () => {
+      const names = hereNames().filter((n) => n !== null);
+      if (names.some((n) => n === "")) return notify(t("lobby.name_needed"));
+      try {
+        const table = await api("/api/tutorials/here", { game: game.name, names });
+        keepHere(table.id, { game: game.name, seats: table.here });
+        location.hash = `#/learn/${table.id}`;
+      } catch (error) {
+        notify(errorText(error));
+      }
+    } });
+  }
+
   // The name of a player at this screen; the first one is the signed-in account's.
   function hereName(index) {
     const first = form.seats.indexOf(HERE) === index;
@@ -245,6 +262,7 @@ function lobbyPage() {
       paceChoice(),
       currentAccount() ? ratedChoice(form) : null,
       optionsPanel(game),
+      learnTogether(game),
       h("button", {
         class: "primary big",
         id: "make-table",
@@ -391,16 +409,17 @@ function lobbyPage() {
 
 // --- a live table ---------------------------------------------------------------------------
 function tablePage(tableId, guided = false) {
-  const root = h("div", { class: `table-page${guided ? " guided" : ""}${!guided && hereAt(tableId) ? " here-table" : ""}` });
+  const root = h("div", { class: `table-page${guided ? " guided" : ""}${hereAt(tableId) ? " here-table" : ""}` });
   app.append(root);
   let last = null; // the state whose picture is shown
   let stopped = false;
   let clockTimer = null;
   // One screen, several seats (onescreen.js): a link per seat here (and the public picture
   // for a game with secrets), the seat shown and the cover; else the one link of this browser.
-  const here = guided ? null : hereAt(tableId);
+  const here = hereAt(tableId);
   const secrets = here ? gameView(here.game).secrets !== false : false;
   const screen = { links: [], shown: null, watch: null, cover: null, uncovered: null, recent: null, newest: null };
+  const origin = new WeakMap(); // each message's link, kept while the coach holds it back
   const extras = { odds: localStorage.getItem("spieltisch.odds") === "on", oddsData: null, oddsVersion: -1 };
   // Inputs live across redraws, so typing is not lost when the table changes.
   const joinName = h("input", { id: "join-name", value: savedName(), maxlength: 32 });
@@ -419,7 +438,10 @@ function tablePage(tableId, guided = false) {
 
   function connect() {
     const online = (open) => root.classList.toggle("offline", !open);
-    const heard = (link, message) => (coach ? coach.offer : (m) => receiveOn(link, m))(message);
+    const heard = (link, message) => {
+      origin.set(message, link);
+      return coach ? coach.offer(message) : receiveOn(link, message);
+    };
     if (!here) {
       screen.links = [openLink(tableId, { seat: null, token: tokenFor(tableId) }, heard, online)];
       return;
@@ -435,7 +457,7 @@ function tablePage(tableId, guided = false) {
   }
 
   function receive(message) {
-    receiveOn(screen.links[0], message); // what the coach lets through, on the one link
+    receiveOn(origin.get(message) || screen.links[0], message); // what the coach lets through
   }
 
   function receiveOn(link, message) {
@@ -586,9 +608,10 @@ function tablePage(tableId, guided = false) {
 
   // Leaving a guided game needs no confirmation: it stops where it is.
   async function leaveTutorial() {
-    const token = tokenFor(tableId);
+    const token = here ? here.seats[0].token : tokenFor(tableId);
     if (token) await api(`/api/tables/${tableId}/leave`, { token }).catch(() => null);
-    keepToken(tableId, null);
+    if (here) keepHere(tableId, null);
+    else keepToken(tableId, null);
     location.hash = "#/";
   }
 

@@ -3,6 +3,7 @@
 /** @type {{ [language: string]: { [key: string]: string } }} */
 export const ONESCREEN_STRINGS = {
   en: {
+    "here.learn": "Learn to play together",
     "lobby.here": "a person at this screen",
     "lobby.here_name": "Name of player {n}",
     "lobby.here_doc": "People at this screen take turns on this device; other people join with the invite link.",
@@ -13,6 +14,7 @@ export const ONESCREEN_STRINGS = {
     "here.show": "I am {name}: show my cards",
   },
   de: {
+    "here.learn": "Gemeinsam spielen lernen",
     "lobby.here": "ein Mensch an diesem Bildschirm",
     "lobby.here_name": "Name von Spieler {n}",
     "lobby.here_doc": "Die Menschen an diesem Bildschirm spielen abwechselnd auf diesem Gerät; andere kommen über den Einladungslink dazu.",
@@ -23,6 +25,7 @@ export const ONESCREEN_STRINGS = {
     "here.show": "Ich bin {name}: zeig meine Karten",
   },
   fr: {
+    "here.learn": "Apprendre à jouer ensemble",
     "lobby.here": "une personne devant cet écran",
     "lobby.here_name": "Nom du joueur {n}",
     "lobby.here_doc": "Les personnes devant cet écran jouent à tour de rôle sur cet appareil ; les autres rejoignent avec le lien d’invitation.",
@@ -33,6 +36,7 @@ export const ONESCREEN_STRINGS = {
     "here.show": "Je suis {name} : montrer mes cartes",
   },
   it: {
+    "here.learn": "Imparare a giocare insieme",
     "lobby.here": "una persona a questo schermo",
     "lobby.here_name": "Nome del giocatore {n}",
     "lobby.here_doc": "Le persone a questo schermo giocano a turno su questo dispositivo; le altre entrano con il link d’invito.",
@@ -43,6 +47,7 @@ export const ONESCREEN_STRINGS = {
     "here.show": "Sono {name}: mostra le mie carte",
   },
   nl: {
+    "here.learn": "Samen leren spelen",
     "lobby.here": "een mens aan dit scherm",
     "lobby.here_name": "Naam van speler {n}",
     "lobby.here_doc": "De mensen aan dit scherm spelen om de beurt op dit apparaat; anderen doen mee via de uitnodigingslink.",
