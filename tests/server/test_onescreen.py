@@ -84,8 +84,11 @@ def test_each_seat_here_needs_a_name_and_nothing_is_made_without(tmp_path: Path)
 
 
 def test_the_people_here_count_as_one_for_the_default_turn_clock(tmp_path: Path) -> None:
-    assert people_for_clock([SeatIn(name="Ann"), SeatIn(name="Ben"), SeatIn(bot="greedy")]) == 1
-    assert people_for_clock([SeatIn(name="Ann"), SeatIn(name="Ben"), SeatIn()]) == 2
+    def seats(*given: dict[str, str]) -> list[SeatIn]:
+        return [SeatIn.model_validate(seat) for seat in given]
+
+    assert people_for_clock(seats({"name": "Ann"}, {"name": "Ben"}, {"bot": "greedy"})) == 1
+    assert people_for_clock(seats({"name": "Ann"}, {"name": "Ben"}, {})) == 2
     with client_for(tmp_path) as client:
         family = made(client, {"game": "karolinchen", "seats": [{"name": "Ann"}, {"name": "Ben"}]})
         assert family["clock"] is None
