@@ -13,6 +13,7 @@ import pytest
 from tests.server.browsing import version
 from tests.server.live import ARTIFACTS, BROWSER_TESTS, STEP_TIMEOUT_MS, LiveServer
 from tests.server.test_accessibility import AXE, SEVERE, VIOLATIONS
+from tests.server.test_riffraff_browser import take_a_turn
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, ViewportSize
@@ -20,8 +21,10 @@ if TYPE_CHECKING:
 FLAT: ViewportSize = {"width": 1024, "height": 768}
 UPRIGHT: ViewportSize = {"width": 768, "height": 1024}
 MAX_CLICKS = 1500
+MAX_STEPS = 200
 TURN = re.compile(r"^(\w+), your turn!")
 LAID = re.compile(r"(\w+) lays card \d+ face down")
+VIEW = re.compile(r"(\w+)’s view")
 
 pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -154,10 +157,12 @@ def test_a_mixed_table_two_at_one_screen_and_one_on_their_own(
 
 def leaks(picture: dict[str, Any]) -> list[str]:
     """What a picture shows that its viewer may not see: a board or hand under the cover, a
-    hand without its player named, a face-down card of somebody not uncovered."""
+    hand without its player named, a face-down card of somebody not uncovered (a person's
+    view is theirs while it is their turn, or while the ship settles after it)."""
     found = []
-    turn = TURN.match(picture["status"].strip())
-    viewer = turn.group(1) if turn and not picture["cover"] else None
+    others_turn = "turn" in picture["status"] and not TURN.match(picture["status"].strip())
+    turn = TURN.match(picture["status"].strip()) or VIEW.search(picture["status"])
+    viewer = turn.group(1) if turn and not picture["cover"] and not others_turn else None
     if picture["cover"] and (picture["board"] or picture["hand"]):
         found.append("the cover shows the table")
     if picture["hand"] and viewer is None:
@@ -208,12 +213,31 @@ def test_a_riff_raff_round_at_one_screen_keeps_each_card_hidden(
         "() => [...document.querySelectorAll('.rr-card-shown')]"
         ".some(n => n.textContent.includes('9'))"
     )
+    shot(page, "onescreen-riffraff-revealed-flat")
+    # the round is played out by clicking, each person under their own cover, up to the next cards
+    for _ in range(MAX_STEPS):
+        page.wait_for_function(
+            "document.querySelector('#here-cover') || (riffraffTable.ready() &&"
+            " !riffraffTable.playing() && document.querySelector('.rr-panels [data-action],"
+            " .rr-panels [data-piece]'))"
+        )
+        if page.query_selector("#here-cover"):
+            page.click("#here-uncover")
+        elif page.query_selector(".rr-hand"):
+            break
+        else:
+            take_a_turn(page)
+    assert "Round 2" in page.inner_text(".rr-round-line")
+    assert TURN.match(page.inner_text("#status").strip()).group(1) == "Ann"  # type: ignore[union-attr]
+    hand = page.eval_on_selector_all(
+        ".rr-hand [data-action]", "nodes => nodes.map(n => n.dataset.action)"
+    )
+    assert "card 9" not in hand and "card 2" in hand  # Ann's own hand, not Ben's
     pictures: list[dict[str, Any]] = page.evaluate("window.pictures")
     assert len(pictures) > 5
-    problems = [problem for picture in pictures for problem in leaks(picture)]
+    problems = [(problem, p["status"], p["cover"]) for p in pictures for problem in leaks(p)]
     assert problems == []
     assert any(p["hand"] for p in pictures) and any(p["cover"] for p in pictures)
-    shot(page, "onescreen-riffraff-revealed-flat")
 
 
 def test_two_learners_at_one_screen_take_turns_in_a_guided_game(

@@ -698,8 +698,11 @@ function tablePage(tableId, guided = false) {
     }
     const clock = last.deadline ? h("span", { class: "clock", id: "clock" }) : null;
     const mine = toMove !== null && toMove === you ? " mine" : "";
+    // whose view the board shows while somebody else plays (or the dice roll)
+    const viewing = here && you !== null && toMove !== you && table.status !== "over"
+      ? h("span", { class: "muted here-view", text: t("here.view", { name: seatName(table.seats[you]) }) }) : null;
     return h("p", { class: `status${mine}${here ? " here-status" : ""}`, id: "status" },
-      text, " ", clock, you === null && !here && table.status !== "waiting" ? h("span", { class: "muted", text: t("table.watching") }) : null,
+      text, " ", clock, viewing, you === null && !here && table.status !== "waiting" ? h("span", { class: "muted", text: t("table.watching") }) : null,
       table.seeded ? h("span", { class: "muted seeded", id: "seeded", text: t("table.seeded", { seed: table.seed }) }) : null);
   }
 

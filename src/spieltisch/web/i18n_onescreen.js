@@ -3,6 +3,7 @@
 /** @type {{ [language: string]: { [key: string]: string } }} */
 export const ONESCREEN_STRINGS = {
   en: {
+    "here.view": "{name}’s view",
     "here.learn": "Learn to play together",
     "lobby.here": "a person at this screen",
     "lobby.here_name": "Name of player {n}",
@@ -14,6 +15,7 @@ export const ONESCREEN_STRINGS = {
     "here.show": "I am {name}: show my cards",
   },
   de: {
+    "here.view": "Ansicht von {name}",
     "here.learn": "Gemeinsam spielen lernen",
     "lobby.here": "ein Mensch an diesem Bildschirm",
     "lobby.here_name": "Name von Spieler {n}",
@@ -25,6 +27,7 @@ export const ONESCREEN_STRINGS = {
     "here.show": "Ich bin {name}: zeig meine Karten",
   },
   fr: {
+    "here.view": "Vue de {name}",
     "here.learn": "Apprendre à jouer ensemble",
     "lobby.here": "une personne devant cet écran",
     "lobby.here_name": "Nom du joueur {n}",
@@ -36,6 +39,7 @@ export const ONESCREEN_STRINGS = {
     "here.show": "Je suis {name} : montrer mes cartes",
   },
   it: {
+    "here.view": "Vista di {name}",
     "here.learn": "Imparare a giocare insieme",
     "lobby.here": "una persona a questo schermo",
     "lobby.here_name": "Nome del giocatore {n}",
@@ -47,6 +51,7 @@ export const ONESCREEN_STRINGS = {
     "here.show": "Sono {name}: mostra le mie carte",
   },
   nl: {
+    "here.view": "Weergave van {name}",
     "here.learn": "Samen leren spelen",
     "lobby.here": "een mens aan dit scherm",
     "lobby.here_name": "Naam van speler {n}",
