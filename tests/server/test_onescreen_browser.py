@@ -24,7 +24,7 @@ MAX_CLICKS = 1500
 MAX_STEPS = 200
 TURN = re.compile(r"^(\w+), your turn!")
 LAID = re.compile(r"(\w+) lays card \d+ face down")
-VIEW = re.compile(r"(\w+)’s view")
+VIEW = re.compile(r"(\w+)\u2019s view")
 
 pytest.importorskip("playwright.sync_api")
 pytestmark = [
