@@ -482,7 +482,7 @@ function tablePage(tableId, guided = false) {
         if (!each?.last) continue;
         each.last.table.seats = each.last.table.seats.map((seat, i) => ({ ...seat, ...message.seats[i] }));
       }
-      if (last) keepingPlace(drawTable);
+      if (last) draw(); // under the cover, the cover again
       return;
     }
     if (message.type === "chat") {
@@ -496,6 +496,7 @@ function tablePage(tableId, guided = false) {
     const [shownBefore, coverBefore] = [screen.shown, screen.cover];
     choose();
     if (screen.shown !== link && screen.shown === shownBefore && screen.cover === coverBefore) return; // not shown
+    if (!last) return draw(); // the picture to show has not come yet: at most the cover
     document.body.dataset.version = String(last.version);
     if (coach) coach.observe(before, message, message.log.filter((entry) => entry.seq > known), message.table.seats.map(seatName));
     draw();
