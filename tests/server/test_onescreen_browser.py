@@ -88,10 +88,13 @@ def make_here_table(page: Page, game: str, seats: list[str], names: dict[int, st
     page.wait_for_selector(".board, #here-cover")
 
 
-def play_karolinchen_here(page: Page, names: tuple[str, ...], others: list[Page]) -> None:
+def play_karolinchen_here(
+    page: Page, names: tuple[str, ...], others: list[Page], shots_as: str
+) -> None:
     """Click the first action whenever a page may act, checking that the screen at the table
     names the person to move in large type, until every page shows the result."""
     shots = 0
+    size = page.viewport_size
     for _ in range(MAX_CLICKS):
         if all(p.query_selector("#result") for p in [page, *others]):
             return
@@ -103,10 +106,12 @@ def play_karolinchen_here(page: Page, names: tuple[str, ...], others: list[Page]
                 turn = TURN.match(page.inner_text("#status"))
                 assert turn and turn.group(1) in names, page.inner_text("#status")
                 if shots < len(names) and turn.group(1) == names[shots]:
-                    shot(page, f"onescreen-karolinchen-{turn.group(1).lower()}-flat")
-                    page.set_viewport_size(UPRIGHT)
-                    shot(page, f"onescreen-karolinchen-{turn.group(1).lower()}-upright")
+                    who = turn.group(1).lower()
                     page.set_viewport_size(FLAT)
+                    shot(page, f"onescreen-{shots_as}-{who}-flat")
+                    page.set_viewport_size(UPRIGHT)
+                    shot(page, f"onescreen-{shots_as}-{who}-upright")
+                    page.set_viewport_size(size or FLAT)
                     shots += 1
             before = version(each)
             target.click()
@@ -126,7 +131,7 @@ def test_two_people_at_one_screen_play_karolinchen_against_a_bot(
     assert page.locator(".here-badge").count() == 2
     assert not page.query_selector("#here-cover")  # no secrets: no cover
     assert severe(page) == []
-    play_karolinchen_here(page, ("Ann", "Ben"), [])
+    play_karolinchen_here(page, ("Ann", "Ben"), [], "karolinchen")
     winners = page.inner_text("#result .winner")
     assert winners
     assert page.locator("#result tbody tr").count() == 3
@@ -150,9 +155,10 @@ def test_a_mixed_table_two_at_one_screen_and_one_on_their_own(
     page.wait_for_selector(".board .kc-worms")
     assert page.locator(".here-badge").count() == 2
     assert phone.locator(".seat.mine .seat-name").inner_text() == "Cleo"
-    play_karolinchen_here(page, ("Ann", "Ben"), [phone])
+    play_karolinchen_here(page, ("Ann", "Ben"), [phone], "mixed")
     assert page.inner_text("#result .winner") == phone.inner_text("#result .winner")
     shot(page, "onescreen-mixed-result-upright")
+    shot(phone, "onescreen-mixed-result-phone")
 
 
 def leaks(picture: dict[str, Any]) -> list[str]:
