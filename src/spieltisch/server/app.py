@@ -5,9 +5,11 @@ so they see every table between two changes, never during one:
   GET  /api/games                      the games, their options and bots
   GET  /api/tables                     tables waiting for players or being played
   GET  /api/tables/finished            the latest finished games with their results
-  POST /api/tables                     make a table: game, options, seats, clock, bot pace, rated
+  POST /api/tables                     make a table: game, options, seats, clock, bot pace, rated;
+                                       the tokens of the seats at this screen (`server.onescreen`)
   GET  /api/tables/{id}                one table's seats and status
   POST /api/tutorials                  a guided first game against a friendly bot, learner seated
+  POST /api/tutorials/here             the same for several learners at one screen: their tokens
   POST /api/tables/{id}/join           take a seat with a display name: returns the seat token
   POST /api/tables/{id}/leave          give a seat up (a bot finishes the game for it)
   GET  /api/tables/{id}/record         the game record of a finished game
@@ -77,7 +79,7 @@ from spieltisch.server.accounts.sessions import STATE_CHANGING, AccountSettings,
 from spieltisch.server.clock import Clock, WallClock
 from spieltisch.server.common import storage_down
 from spieltisch.server.handshake import EARLY_REFUSAL, EarlyRefusal
-from spieltisch.server.hooks import default_turn_clock, hooks_for
+from spieltisch.server.hooks import hooks_for
 from spieltisch.server.limits import (
     BodyLimit,
     Limits,
@@ -88,9 +90,10 @@ from spieltisch.server.limits import (
     TableQuota,
     strict_json,
 )
-from spieltisch.server.lobby import Lobby, SeatSpec
+from spieltisch.server.lobby import Lobby
 from spieltisch.server.mail.routes import mail_router
 from spieltisch.server.mail.settings import MailSettings
+from spieltisch.server.onescreen import CreateTable, GuidedHere, guided_here, make_table
 from spieltisch.server.replays import Encoded, FinishedGames
 from spieltisch.server.reviews import review
 from spieltisch.server.settle import CatchTiming
@@ -164,28 +167,6 @@ _STATUS = {
     "server_full": 503,
     "unavailable": 503,
 }
-
-
-class SeatIn(BaseModel):
-    bot: str | None = Field(None, description="a bot spec such as 'optimal'; null for a person")
-
-
-class CreateTable(BaseModel):
-    game: str = Field(description="a registered game, e.g. 'pickomino'")
-    options: dict[str, Any] = Field(default_factory=dict, description="game options")
-    seats: list[SeatIn] = Field(description="one entry per seat, in playing order")
-    clock: float | None = Field(
-        None,
-        description="seconds per turn; a bot plays when it runs out. Left out: the game's "
-        "time per turn when two or more people sit at the table (null: no clock)",
-    )
-    seed: int | None = Field(
-        None,
-        description="a public seed for the table's dice, for tests and puzzles: every seat sees "
-        "it and the lobby marks the table 'seeded' (omitted: the server's secret dice)",
-    )
-    pace: str = Field("normal", description="how long bots pause: 'instant', 'normal' or 'slow'")
-    rated: bool = Field(False, description="the end changes the players' ratings (signed in only)")
 
 
 class TutorialIn(BaseModel):
@@ -370,22 +351,7 @@ def _add_routes(
 
     @app.post("/api/tables", status_code=201)
     async def create(body: CreateTable, request: Request) -> dict[str, Any]:
-        if body.rated and await accounts.current(request) is None:
-            raise TableError("rated_needs_account", "Sign in to make a rated table.")
-        seats = [SeatSpec(s.bot) for s in body.seats]
-        people = sum(1 for seat in seats if seat.bot is None)
-        asked = "clock" in body.model_fields_set  # an explicit null switches it off
-        table = await lobby.create(
-            body.game,
-            body.options,
-            seats,
-            body.clock if asked else default_turn_clock(body.game, people),
-            body.seed,
-            _client_address(request),
-            body.pace,
-            body.rated,
-        )
-        return table.summary()
+        return await make_table(lobby, accounts, body, request, _client_address(request))
 
     @app.post("/api/tutorials", status_code=201)
     async def tutorial(body: TutorialIn, request: Request) -> Joined:
@@ -398,6 +364,10 @@ def _add_routes(
             body.game, name, body.seed, _client_address(request), account_id
         )
         return Joined(seat=0, token=token, table=table.summary())
+
+    @app.post("/api/tutorials/here", status_code=201)
+    async def tutorial_here(body: GuidedHere, request: Request) -> dict[str, Any]:
+        return await guided_here(lobby, accounts, body, request, _client_address(request))
 
     @app.get("/api/tables/{table_id}")
     async def table(table_id: str) -> dict[str, Any]:

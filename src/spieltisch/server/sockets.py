@@ -27,6 +27,7 @@ __all__ = [
     "CLOSE_LAGGING",
     "MESSAGE_TYPES",
     "SUBPROTOCOL",
+    "WATCH_SUBPROTOCOL",
     "accepted_subprotocol",
     "refuse_socket",
     "serve_socket",
@@ -50,6 +51,8 @@ async def serve_socket(
     """Serve the socket of a seat (its token, or without one the seat of the signed-in
     `account_id` at this table) or of a spectator."""
     token = _offered_token(websocket) or token
+    if WATCH_SUBPROTOCOL in websocket.scope.get("subprotocols", []):
+        token, account_id = None, None  # a page's public picture, whoever is signed in
     await websocket.accept(subprotocol=accepted_subprotocol(websocket))
     try:
         table, seat = await lobby.seat_with(table_id, token, account_id)
@@ -93,6 +96,10 @@ SUBPROTOCOL = "spieltisch"
 TOKEN_SUBPROTOCOL = "token."
 """The prefix of the subprotocol that carries a seat token: `token.<TOKEN>`. A token from
 `secrets.token_urlsafe` (letters, digits, '-' and '_') is a valid subprotocol name."""
+
+WATCH_SUBPROTOCOL = "watch"
+"""Offered beside "spieltisch": the socket is a spectator's even with the session cookie. A
+page with several seats at one screen shows this public picture between their turns."""
 
 
 def _offered_token(websocket: WebSocket) -> str | None:

@@ -8,7 +8,8 @@
 //   #/signin, #/signup, #/account   optional accounts (account.js)
 //   #/p/NAME      a player's profile (profile.js); #/leaderboard/GAME  a game's leaderboard (ratings.js)
 
-import { api, ApiError, keepName, keepToken, reconnectDelay, savedName, socketProtocols, tokenFor } from "./api.js";
+import { api, ApiError, keepName, keepToken, savedName, tokenFor } from "./api.js";
+import { hereAt, keepHere, merged, showing, stillUncovered, tableLink as openLink } from "./onescreen.js";
 import { accountLanguage, accountMark, accountNav, accountPage, currentAccount, drawNav, loadMyTables, loadSession,
   myTablesPanel, noteRoute, saveLanguage, signInPage } from "./account.js";
 import { clear, h, keepingPlace, replaceChildren } from "./dom.js";
@@ -105,6 +106,7 @@ const OPTION_CHOICES = {
 };
 
 const BOT_PACES = ["instant", "normal", "slow"];
+const HERE = "@here"; // a seat of the form played at this screen (one screen, several seats)
 
 function choiceText(choice) {
   return typeof choice === "number" ? t("opt.seat", { n: choice + 1 }) : t(`opt.value.${choice}`);
@@ -117,7 +119,7 @@ function lobbyPage() {
   let mine = null; // "My tables" of a signed-in player
   let timer = null;
   // clock null: the game's time per turn when two or more people sit at the table, else none
-  const form = { game: "pickomino", seats: [null, "optimal"], clock: null, pace: "normal", options: {}, rated: false };
+  const form = { game: "pickomino", seats: [null, "optimal"], clock: null, pace: "normal", options: {}, rated: false, names: {} };
   const root = h("div", { class: "lobby" });
   // Kept across redraws, so what is being typed survives a language switch or a refresh.
   const name = h("input", { id: "name", value: savedName(), maxlength: 32, autocomplete: "nickname" });
@@ -157,7 +159,7 @@ function lobbyPage() {
             const size = Math.min(Math.max(form.seats.length, game.min_players), game.max_players);
             form.seats = form.seats.slice(0, size);
             while (form.seats.length < size) form.seats.push(game.bots[0] || null);
-            form.seats = form.seats.map((s) => (s === null || game.bots.includes(s) ? s : game.bots[0]));
+            form.seats = form.seats.map((s) => (s === null || s === HERE || game.bots.includes(s) ? s : game.bots[0]));
             draw();
             document.getElementById("create")?.scrollIntoView({ behavior: "smooth" });
           },
@@ -185,14 +187,52 @@ function lobbyPage() {
       "data-seat": index,
       "aria-label": `${t("lobby.seats")} ${index + 1}`,
       onchange: (event) => {
+        const wasHere = form.seats.includes(HERE);
         form.seats[index] = event.target.value || null;
+        if (wasHere !== form.seats.includes(HERE) || form.seats[index] === HERE || event.target.dataset.here) keepingPlace(draw);
         const clock = /** @type {HTMLSelectElement | null} */ (document.getElementById("clock"));
         if (clock && form.clock === null) clock.value = clockChosen(game);
       },
     }, h("option", { value: "", text: t("lobby.person") }),
+    h("option", { value: HERE, text: t("lobby.here") }),
     byStrength(game.bots, game.bot_ratings).map((bot) => h("option", { value: bot, text: ratedBotLabel(game, bot) })));
     select.value = form.seats[index] || "";
-    return h("li", {}, select);
+    if (form.seats[index] === HERE) select.dataset.here = "1";
+    return h("li", { class: form.seats[index] === HERE ? "here-seat" : null }, select, form.seats[index] === HERE ? hereName(index) : null);
+  }
+
+  // A guided first game for the people at this screen together, against the friendly bot.
+  function learnTogether(game) {
+    const learners = form.seats.filter((seat) => seat === HERE).length;
+    if (learners < 2 || !hasTutorial(game.name) || learners >= game.max_players) return null;
+    return h("button", { class: "big learn-here", id: "learn-here", text: t("here.learn"), onclick: async () => {
+      const names = hereNames().filter((n) => n !== null);
+      if (names.some((n) => n === "")) return notify(t("lobby.name_needed"));
+      try {
+        const table = await api("/api/tutorials/here", { game: game.name, names });
+        keepHere(table.id, { game: game.name, seats: table.here });
+        location.hash = `#/learn/${table.id}`;
+      } catch (error) {
+        notify(errorText(error));
+      }
+    } });
+  }
+
+  // The name of a player at this screen; the first one is the signed-in account's.
+  function hereName(index) {
+    const first = form.seats.indexOf(HERE) === index;
+    const account = currentAccount();
+    if (first && account) return h("span", { class: "playing-as", text: account.name });
+    if (!(index in form.names)) form.names[index] = first ? savedName() : "";
+    return h("input", { class: "here-name", id: `here-name-${index}`, value: form.names[index], maxlength: 32,
+      autocomplete: "off", "aria-label": t("lobby.here_name", { n: index + 1 }), placeholder: t("lobby.here_name", { n: index + 1 }),
+      oninput: (event) => (form.names[index] = event.target.value) });
+  }
+
+  function hereNames() {
+    const account = currentAccount();
+    const first = form.seats.indexOf(HERE);
+    return form.seats.map((seat, i) => (seat !== HERE ? null : (i === first && account ? account.name : (form.names[i] || "").trim())));
   }
 
   function createForm() {
@@ -212,34 +252,41 @@ function lobbyPage() {
     };
     return h("section", { id: "create", class: "panel" },
       h("h2", { text: `${t("lobby.create")}: ${game.title}` }),
-      nameField(null, name),
+      form.seats.includes(HERE) ? null : nameField(null, name),
       h("div", { class: "seats-head" }, h("span", { text: t("lobby.seats") }),
         h("button", { class: "small", text: "−", title: t("lobby.remove_seat"), "aria-label": t("lobby.remove_seat"), onclick: () => resize(-1) }),
         h("button", { class: "small", text: "+", title: t("lobby.add_seat"), "aria-label": t("lobby.add_seat"), onclick: () => resize(1) })),
       h("ol", { class: "seat-list" }, form.seats.map((_, i) => seatChoice(game, i))),
+      h("p", { class: "muted option-doc", text: t("lobby.here_doc") }),
       h("div", { class: "clock-choice" }, h("label", {}, h("span", { text: t("lobby.clock") }), clock),
         h("p", { class: "muted option-doc", text: t("lobby.clock_doc") })),
       paceChoice(),
       currentAccount() ? ratedChoice(form) : null,
       optionsPanel(game),
+      learnTogether(game),
       h("button", {
         class: "primary big",
         id: "make-table",
         text: t("lobby.start"),
         onclick: async () => {
           const who = playerName(name.value);
-          const people = form.seats.filter((s) => s === null).length;
-          if (people && !who) return notify(t("lobby.name_needed"));
+          const names = hereNames();
+          const atScreen = form.seats.includes(HERE);
+          const people = atScreen ? 0 : form.seats.filter((s) => s === null).length;
+          if ((people && !who) || names.some((n) => n === "")) return notify(t("lobby.name_needed"));
           try {
             const table = await api("/api/tables", {
               game: form.game,
-              seats: form.seats.map((bot) => ({ bot })),
+              seats: form.seats.map((bot, i) => (bot === HERE ? { bot: null, name: names[i] } : { bot })),
               clock: clockChosen(game) ? Number(clockChosen(game)) : null, // always said: null is none
               pace: form.pace,
               options: form.options,
               rated: Boolean(currentAccount()) && form.rated,
             });
-            if (people) {
+            if (atScreen) {
+              keepHere(table.id, { game: form.game, seats: table.here });
+              if (!currentAccount()) keepName(names.find(Boolean));
+            } else if (people) {
               if (!currentAccount()) keepName(who);
               const joined = await api(`/api/tables/${table.id}/join`, { name: who });
               keepToken(table.id, joined.token);
@@ -254,9 +301,11 @@ function lobbyPage() {
   }
 
   // The turn clock in the form: the one chosen, else the game's default for two or more people.
+  // The people at this screen count as one: nobody there waits for an absent player.
   function clockChosen(game) {
     if (form.clock !== null) return form.clock;
-    return form.seats.filter((s) => s === null).length >= 2 && game.clock ? String(game.clock) : "";
+    const people = form.seats.filter((s) => s === null).length + (form.seats.includes(HERE) ? 1 : 0);
+    return people >= 2 && game.clock ? String(game.clock) : "";
   }
 
   // How long the bots pause before each move, so people can follow them (or not wait at all).
@@ -280,7 +329,7 @@ function lobbyPage() {
 
   function optionControl(option) {
     // a table with a person catches by hand unless told otherwise (the server's default)
-    const fallback = option.name === "catching" && form.seats.includes(null) ? "choose" : option.default;
+    const fallback = option.name === "catching" && form.seats.some((s) => s === null || s === HERE) ? "choose" : option.default;
     const value = option.name in form.options ? form.options[option.name] : fallback;
     const set = (chosen) => {
       if (String(chosen) === String(fallback)) delete form.options[option.name];
@@ -361,14 +410,17 @@ function lobbyPage() {
 
 // --- a live table ---------------------------------------------------------------------------
 function tablePage(tableId, guided = false) {
-  const root = h("div", { class: `table-page${guided ? " guided" : ""}` });
+  const root = h("div", { class: `table-page${guided ? " guided" : ""}${hereAt(tableId) ? " here-table" : ""}` });
   app.append(root);
-  let socket = null;
-  let last = null;
+  let last = null; // the state whose picture is shown
   let stopped = false;
-  let retry = null;
-  let failures = 0; // reconnects in a row that never opened
   let clockTimer = null;
+  // One screen, several seats (onescreen.js): a link per seat here (and the public picture
+  // for a game with secrets), the seat shown and the cover; else the one link of this browser.
+  const here = hereAt(tableId);
+  const secrets = here ? gameView(here.game).secrets !== false : false;
+  const screen = { links: [], shown: null, watch: null, cover: null, uncovered: null, recent: null, newest: null };
+  const origin = new WeakMap(); // each message's link, kept while the coach holds it back
   const extras = { odds: localStorage.getItem("spieltisch.odds") === "on", oddsData: null, oddsVersion: -1 };
   // Inputs live across redraws, so typing is not lost when the table changes.
   const joinName = h("input", { id: "join-name", value: savedName(), maxlength: 32 });
@@ -386,42 +438,52 @@ function tablePage(tableId, guided = false) {
   const coach = guided ? makeCoach(tableId, receive, draw, leaveTutorial) : null;
 
   function connect() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/api/tables/${tableId}/ws`, socketProtocols(tokenFor(tableId)));
-    socket.onmessage = (event) => (coach ? coach.offer : receive)(JSON.parse(event.data));
-    let opened = false;
-    socket.onclose = () => {
-      if (stopped) return;
-      root.classList.add("offline");
-      failures = opened ? 0 : failures + 1;
-      retry = setTimeout(connect, reconnectDelay(failures, Math.random()));
+    const online = (open) => root.classList.toggle("offline", !open);
+    const heard = (link, message) => {
+      origin.set(message, link);
+      return coach ? coach.offer(message) : receiveOn(link, message);
     };
-    socket.onopen = () => {
-      opened = true;
-      root.classList.remove("offline");
-    };
+    if (!here) {
+      screen.links = [openLink(tableId, { seat: null, token: tokenFor(tableId) }, heard, online)];
+      return;
+    }
+    screen.links = here.seats.map((seat) => openLink(tableId, seat, heard, online));
+    // the public picture between the turns of the people here, told by its own socket
+    if (secrets) screen.watch = openLink(tableId, { seat: null, token: null, watch: true }, heard, online);
+  }
+
+  // The link whose settles, presence and chat the page takes: one, so nothing comes twice.
+  function main() {
+    return screen.watch || screen.links[0];
   }
 
   function receive(message) {
+    receiveOn(origin.get(message) || screen.links[0], message); // what the coach lets through
+  }
+
+  function receiveOn(link, message) {
     if (message.type === "error" && message.code === "tutorial_left") return;
     if (message.type === "error") {
-      if (message.code === "bad_token") keepToken(tableId, null);
+      if (message.code === "bad_token" && !here) keepToken(tableId, null);
       if (["no_table", "table_closed", "table_broken"].includes(message.code)) {
-        stopped = true;
+        stop();
         return deadEnd(root, message, null);
       }
       notify(errorText(message));
-      if (message.code === "stale_version") send({ type: "sync" });
+      if (message.code === "stale_version") link.send({ type: "sync" });
       return;
     }
+    if (link !== main() && ["settle", "presence", "chat"].includes(message.type)) return;
     if (message.type === "settle") {
       gameView("riffraff").onMessage(message); // the motion of a placement, played by the view
       return;
     }
     if (message.type === "presence") { // who is here changed: the table itself did not
-      if (!last) return;
-      last.table.seats = last.table.seats.map((seat, i) => ({ ...seat, ...message.seats[i] }));
-      keepingPlace(drawTable);
+      for (const each of [...screen.links, screen.watch]) {
+        if (!each?.last) continue;
+        each.last.table.seats = each.last.table.seats.map((seat, i) => ({ ...seat, ...message.seats[i] }));
+      }
+      if (last) draw(); // under the cover, the cover again
       return;
     }
     if (message.type === "chat") {
@@ -430,18 +492,44 @@ function tablePage(tableId, guided = false) {
       return;
     }
     if (message.type !== "state") return;
-    if (message.chat) chat = message.chat;
-    const known = last && last.log.length ? last.log[last.log.length - 1].seq : -1;
-    if (!message.log_full && last) {
-      message.log = last.log.concat(message.log.filter((entry) => entry.seq > known)).slice(-200);
-    }
-    const before = last;
-    last = message;
-    document.body.dataset.version = String(message.version);
+    if (message.chat && link === main()) chat = message.chat;
+    const { before, known } = merged(link, message);
+    const [shownBefore, coverBefore] = [screen.shown, screen.cover];
+    choose();
+    if (screen.shown !== link && screen.shown === shownBefore && screen.cover === coverBefore) return; // not shown
+    if (!last) return draw(); // the picture to show has not come yet: at most the cover
+    document.body.dataset.version = String(last.version);
     if (coach) coach.observe(before, message, message.log.filter((entry) => entry.seq > known), message.table.seats.map(seatName));
     draw();
-    if (before) announce(news(before, message, known));
+    if (before && screen.shown === link && shownBefore === link) announce(news(before, message, known));
     loadOdds();
+  }
+
+  // Which link's picture is shown, and whether a cover hides it (the one link: always its own).
+  function choose() {
+    if (!here) {
+      screen.shown = screen.links[0];
+      last = screen.shown.last;
+      return;
+    }
+    const states = [...screen.links, screen.watch].filter((link) => link?.last).map((link) => link.last);
+    screen.newest = states.reduce((a, b) => (b.version > a.version ? b : a), states[0]);
+    const over = screen.newest.table.status === "over";
+    const toMove = screen.newest.table.status === "playing" ? screen.newest.to_move : null;
+    screen.uncovered = stillUncovered(screen.uncovered, toMove, over);
+    const seen = showing({ secrets, here: here.seats.map((seat) => seat.seat), toMove, uncovered: screen.uncovered, recent: screen.recent });
+    screen.cover = seen.cover;
+    if (seen.shown !== null) screen.recent = seen.shown;
+    screen.shown = seen.shown === null ? screen.watch : screen.links.find((link) => link.seat === seen.shown);
+    last = screen.shown?.last ?? null;
+  }
+
+  // The player named on the cover taps: their seat's picture is drawn.
+  function uncover(seat) {
+    screen.uncovered = seat;
+    choose();
+    draw();
+    firstAction()?.focus({ preventScroll: true });
   }
 
   // What a screen reader hears after a change: the new log lines, whose turn it is, the result.
@@ -461,8 +549,10 @@ function tablePage(tableId, guided = false) {
     return lines;
   }
 
+  // What the page says goes through the link shown; the public one says nothing.
   function send(message) {
-    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+    const link = screen.shown && !screen.shown.watch ? screen.shown : screen.links[0];
+    link?.send(message);
   }
 
   function act(action) {
@@ -492,9 +582,7 @@ function tablePage(tableId, guided = false) {
       const joined = await api(`/api/tables/${tableId}/join`, { name, seat });
       keepToken(tableId, joined.token);
       rejoin = joined.token;
-      socket.onclose = null;
-      socket.close();
-      connect();
+      screen.links[0].reopen(joined.token);
     } catch (error) {
       notify(errorText(error));
     }
@@ -503,11 +591,14 @@ function tablePage(tableId, guided = false) {
   async function leave() {
     if (last && last.table.status === "playing" && !confirm(t("table.leave_confirm"))) return;
     try {
-      await api(`/api/tables/${tableId}/leave`, { token: await seatToken() });
+      for (const token of here ? here.seats.map((seat) => seat.token) : [await seatToken()]) {
+        await api(`/api/tables/${tableId}/leave`, { token });
+      }
     } catch (error) {
       notify(errorText(error));
     }
-    keepToken(tableId, null);
+    if (here) keepHere(tableId, null);
+    else keepToken(tableId, null);
     location.hash = "#/";
   }
 
@@ -519,16 +610,18 @@ function tablePage(tableId, guided = false) {
 
   // Leaving a guided game needs no confirmation: it stops where it is.
   async function leaveTutorial() {
-    const token = tokenFor(tableId);
+    const token = here ? here.seats[0].token : tokenFor(tableId);
     if (token) await api(`/api/tables/${tableId}/leave`, { token }).catch(() => null);
-    keepToken(tableId, null);
+    if (here) keepHere(tableId, null);
+    else keepToken(tableId, null);
     location.hash = "#/";
   }
 
   function seatsPanel() {
     const { table, you, to_move: toMove, view } = last;
     const scores = view && Array.isArray(view.scores) ? view.scores : null;
-    const canJoin = you === null && !tokenFor(tableId) && table.seats.some((s) => s.open);
+    const canJoin = you === null && !here && !tokenFor(tableId) && table.seats.some((s) => s.open);
+    const atScreen = (seat) => Boolean(here?.seats.some((held) => held.seat === seat.seat));
     return h("section", { class: "seats panel" },
       canJoin ? nameField("join-name", joinName) : null,
       h("ol", {}, table.seats.map((seat) => h("li", {
@@ -539,7 +632,8 @@ function tablePage(tableId, guided = false) {
         seat.account && !seat.bot ? h("a", { class: "profile-link", href: `#/p/${encodeURIComponent(seat.name)}`, text: seatName(seat) }) : seatName(seat)),
       accountMark(seat),
       seat.account && !seat.bot ? seatRating(seat.name, table.game) : null,
-      seat.seat === you ? h("span", { class: "badge", text: t("table.you") }) : presenceNote(seat),
+      atScreen(seat) ? h("span", { class: "badge here-badge", text: t("here.badge") })
+        : seat.seat === you ? h("span", { class: "badge", text: t("table.you") }) : presenceNote(seat),
       scores ? seatScore(table.game, view, seat.seat) : null,
       seat.open && canJoin ? h("button", { class: "primary", text: t("table.join"), onclick: () => join(seat.seat) }) : null))),
       table.seats.some((seat) => seat.bot) && table.pace
@@ -602,10 +696,15 @@ function tablePage(tableId, guided = false) {
     if (table.status === "waiting") text = t(you === null ? "table.waiting_guest" : "table.waiting"); // a guest has no link to share yet
     else if (table.status === "playing" && toMove !== null) {
       text = toMove === you ? t("table.your_turn") : t("table.turn_of", { name: seatName(table.seats[toMove]) });
+      if (here && toMove === you) text = t("here.turn", { name: seatName(table.seats[toMove]) });
     }
     const clock = last.deadline ? h("span", { class: "clock", id: "clock" }) : null;
-    return h("p", { class: `status${toMove !== null && toMove === you ? " mine" : ""}`, id: "status" },
-      text, " ", clock, you === null && table.status !== "waiting" ? h("span", { class: "muted", text: t("table.watching") }) : null,
+    const mine = toMove !== null && toMove === you ? " mine" : "";
+    // whose view the board shows while somebody else plays (or the dice roll)
+    const viewing = here && you !== null && toMove !== you && table.status !== "over"
+      ? h("span", { class: "muted here-view", text: t("here.view", { name: seatName(table.seats[you]) }) }) : null;
+    return h("p", { class: `status${mine}${here ? " here-status" : ""}`, id: "status" },
+      text, " ", clock, viewing, you === null && !here && table.status !== "waiting" ? h("span", { class: "muted", text: t("table.watching") }) : null,
       table.seeded ? h("span", { class: "muted seeded", id: "seeded", text: t("table.seeded", { seed: table.seed }) }) : null);
   }
 
@@ -637,7 +736,7 @@ function tablePage(tableId, guided = false) {
     return replaceChildren(chatPanel, h("h2", { text: t("table.chat") }),
       h("ul", { class: "chat-lines", id: "chat-lines" }, chat.map((line) =>
         h("li", {}, h("strong", { text: line.name }), ": ", h("span", { class: "chat-text", text: line.text })))),
-      last.you !== null ? chatForm : null);
+      last.you !== null || here ? chatForm : null);
   }
 
   function resultPanel() {
@@ -656,6 +755,8 @@ function tablePage(tableId, guided = false) {
   // A keyboard player whose button went away stays at the board: on the next action there
   // (or on the board itself while others play), and on the first action once it is theirs.
   function draw() {
+    if (stopped) return;
+    if (screen.cover !== null) return drawCovered();
     if (!last) return;
     keepingPlace(drawTable, () => firstAction() || document.getElementById("board"));
     if (document.activeElement && document.activeElement.id === "board") firstAction()?.focus({ preventScroll: true });
@@ -664,6 +765,22 @@ function tablePage(tableId, guided = false) {
   /** @returns {HTMLButtonElement | null} */
   function firstAction() {
     return root.querySelector(".board button:not([disabled])");
+  }
+
+  // Before a seat here with secrets acts: nothing of any seat's picture, only who is next.
+  function drawCovered() {
+    root.classList.remove("sending");
+    const { table } = screen.newest;
+    const name = seatName(table.seats[screen.cover]);
+    replaceChildren(root,
+      h("div", { class: "table-head" },
+        h("a", { href: "#/", class: "button", text: t("table.back") }),
+        h("h2", { text: table.title })),
+      h("section", { class: "panel here-cover", id: "here-cover", role: "dialog", "aria-modal": "true", "aria-labelledby": "here-cover-title" },
+        h("h2", { id: "here-cover-title", class: "here-turn", text: t("here.pass", { name }) }),
+        h("p", { text: t("here.pass_hint", { name }) }),
+        h("button", { class: "primary big", id: "here-uncover", text: t("here.show", { name }), onclick: () => uncover(screen.cover) })));
+    document.getElementById("here-uncover")?.focus({ preventScroll: true });
   }
 
   function drawTable() {
@@ -702,7 +819,7 @@ function tablePage(tableId, guided = false) {
         coach ? null : h("label", { class: "invite" }, h("span", { text: t("table.invite") }),
           h("input", { readonly: true, value: invite, id: "invite", onclick: (e) => e.target.select() }),
           h("button", { class: "small", text: t("table.copy"), onclick: () => navigator.clipboard?.writeText(invite).then(() => notify(t("table.copied"))) })),
-        you !== null && table.status !== "over" && !coach ? h("button", { class: "small", id: "leave", text: t("table.leave"), onclick: leave }) : null),
+        (you !== null || here) && table.status !== "over" && !coach ? h("button", { class: "small", id: "leave", text: t("table.leave"), onclick: leave }) : null),
       h("p", { class: "offline-note", text: t("table.offline") }),
       rejoinPanel(),
       skipButtons(),
@@ -713,21 +830,16 @@ function tablePage(tableId, guided = false) {
     tickClock();
   }
 
+  function stop() {
+    stopped = true;
+    if (coach) coach.stop();
+    clearInterval(clockTimer);
+    for (const link of [...screen.links, screen.watch]) link?.close();
+  }
+
   connect();
   clockTimer = setInterval(tick, 1000);
-  return {
-    stop() {
-      stopped = true;
-      if (coach) coach.stop();
-      clearTimeout(retry);
-      clearInterval(clockTimer);
-      if (socket) {
-        socket.onclose = null;
-        socket.close();
-      }
-    },
-    redraw: draw,
-  };
+  return { stop, redraw: draw };
 }
 
 // A seat's score beside its name, said with what it counts (a number alone can mislead: in

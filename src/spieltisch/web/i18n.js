@@ -3,6 +3,7 @@
 import { ACCOUNT_STRINGS } from "./i18n_accounts.js";
 import { MAIL_STRINGS } from "./i18n_mail.js";
 import { PRESENCE_STRINGS } from "./i18n_presence.js";
+import { ONESCREEN_STRINGS } from "./i18n_onescreen.js";
 import { RATING_STRINGS } from "./i18n_ratings.js";
 
 export const LANGUAGES = { de: "Deutsch", en: "English", fr: "Français", it: "Italiano", nl: "Nederlands" };
@@ -2388,7 +2389,7 @@ const STRINGS = {
     "lobby.pace_doc": "Hoe lang een bot wacht voor elke zet: direct, normaal of langzaam, zodat je zijn zetten kunt volgen.",
   },
 };
-for (const added of [ACCOUNT_STRINGS, PRESENCE_STRINGS, RATING_STRINGS, MAIL_STRINGS]) { // accounts and My tables; who is here; ratings; mail
+for (const added of [ACCOUNT_STRINGS, PRESENCE_STRINGS, RATING_STRINGS, MAIL_STRINGS, ONESCREEN_STRINGS]) { // accounts and My tables; who is here; ratings; mail; one screen
   for (const [code, strings] of Object.entries(added)) Object.assign(STRINGS[code], strings);
 }
 

@@ -23,6 +23,9 @@ export function colourDie(letter, extraClass = "") {
     s("text", { x: 50, y: 66, "text-anchor": "middle", class: "cdie-symbol" }, colour.symbol));
 }
 
+// Every seat sees the same position: no cover between the people at one screen.
+export const secrets = false;
+
 export function picture() {
   return s("svg", { viewBox: "0 0 200 110", class: "game-picture" },
     Array.from({ length: 7 }, (_, i) => s("circle", { cx: 30 + i * 20, cy: 70 + (i % 2 ? -6 : 6), r: 13, class: "kc-segment covered", style: `fill:${COLOURS[ORDER[i % 6]].fill}` })),

@@ -48,6 +48,9 @@ export function tile(number, state = "grill") {
   return s("svg", { viewBox: "0 0 60 90", class: `tile ${state}`, "data-tile": number, role: "img", "aria-label": name }, parts);
 }
 
+// Every seat sees the same position: no cover between the people at one screen.
+export const secrets = false;
+
 export function picture() {
   return s("svg", { viewBox: "0 0 200 110", class: "game-picture" },
     asGroup(tile(27), "translate(6 10)"),

@@ -16,6 +16,9 @@ const MOVE_STEP = 0.05; // arrow keys move the ghost this far across the area (S
 const FINE_STEP = 0.01;
 const HANDS = 2;
 
+// The hand and the face-down card: people at one screen pass the device under a cover.
+export const secrets = true;
+
 // --- state kept across redraws ----------------------------------------------------------------
 const table = {
   id: null,

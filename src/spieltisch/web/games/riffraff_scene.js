@@ -679,7 +679,9 @@ export class ShipScene {
   resize() {
     const width = this.container.clientWidth || 320;
     const narrow = width < 600; // a phone held upright: the tall ship gets a taller picture
-    const height = Math.max(260, Math.min(width * (narrow ? 0.95 : 0.85), window.innerHeight * (narrow ? 0.5 : 0.62)));
+    // a phone upright, or a tablet held flat (768 px high): room under the ship for the panels
+    const share = narrow || window.innerHeight <= 800 ? 0.5 : 0.62;
+    const height = Math.max(260, Math.min(width * (narrow ? 0.95 : 0.85), window.innerHeight * share));
     this.renderer.setSize(width, height, false);
     this.canvas.style.width = `${width}px`;
     this.canvas.style.height = `${height}px`;
