@@ -29,19 +29,20 @@ workers, so every move also crosses the broker.
 
 A fair storm: on this machine the storm's client, the measured clients and the server share the
 same cores, and whatever the storm's client burns is taken from the server (an attacker's
-machine is not the server's). --pin puts the server on the first CPU and every client (the
-players, the probes and the storm's process) on the others (os.sched_setaffinity, as
-`taskset` does); --server-nice N runs the server at that niceness (-10: ahead of the other
-processes of a shared machine; below 0 needs root), --client-nice N the clients (on a busy
-machine the storm's process reaches 1,000 a second only so). The storm's achieved rate is
-reported (storm_per_second): the figure counts only if it reached the rate asked for.
+machine is not the server's). --pin puts the storm's process on CPUs of its own, all but the
+first, and the server and the measured clients (the players and the probes: light with
+--tables 20) on the first (os.sched_setaffinity, as `taskset` does). --server-nice N runs
+the server at that niceness (-10: ahead of the other processes of a shared machine; below 0
+needs root), --client-nice N the clients and the storm (on a busy machine the storm's process
+reaches 1,000 a second only so). The storm's achieved rate is reported (storm_per_second):
+the figure counts only if it reached the rate asked for.
 
 Run from the project root after set-up:
     .venv/bin/python benchmarks/web_load.py --tables 200 --actions 40
     .venv/bin/python benchmarks/web_load.py --tables 1000 --think 2 --workers 2 \
         --db postgresql+psycopg://root@127.0.0.1/test
-    .venv/bin/python benchmarks/web_load.py --tables 200 --think 0.5 --reconnect-storm 1000 \
-        --pin --server-nice -10 --client-nice -5
+    .venv/bin/python benchmarks/web_load.py --tables 20 --think 0.5 --reconnect-storm 1000 \
+        --pin --server-nice -10 --client-nice -10
 Only loopback addresses are used; the run stops after --actions moves per table or
 --seconds, whichever comes first.
 """
@@ -114,23 +115,26 @@ def free_port() -> int:
 
 @dataclass(frozen=True)
 class Placement:
-    """Where the server and the clients run: CPUs (None: wherever the system puts them) and
-    the server's niceness."""
+    """Where the server, the measured clients and the storm run: CPUs (None: wherever the
+    system puts them) and niceness."""
 
     server_cpus: frozenset[int] | None = None
     client_cpus: frozenset[int] | None = None
+    storm_cpus: frozenset[int] | None = None
     server_nice: int = 0
     client_nice: int = 0
 
     @classmethod
     def chosen(cls, pin: bool, server_nice: int, client_nice: int) -> Placement:
-        """--pin: the server on the first CPU this process may use, the clients on the rest."""
+        """--pin: the server and the measured clients on the first CPU this process may use,
+        the storm on the others (as if from another machine)."""
         if not pin:
             return cls(server_nice=server_nice, client_nice=client_nice)
         cpus = sorted(os.sched_getaffinity(0))
         if len(cpus) < 2:
             raise SystemExit("--pin needs at least two CPUs")
-        return cls(frozenset(cpus[:1]), frozenset(cpus[1:]), server_nice, client_nice)
+        first, rest = frozenset(cpus[:1]), frozenset(cpus[1:])
+        return cls(first, first, rest, server_nice, client_nice)
 
     def place_server(self) -> None:
         """In the server's process before it starts (its threads inherit both)."""
@@ -139,10 +143,11 @@ class Placement:
         if self.server_nice:
             os.setpriority(os.PRIO_PROCESS, 0, self.server_nice)
 
-    def place_client(self) -> None:
-        """In a client process (this one, the storm's), before it starts threads."""
-        if self.client_cpus is not None:
-            os.sched_setaffinity(0, self.client_cpus)
+    def place_client(self, storm: bool = False) -> None:
+        """In a client process (this one, or the storm's), before it starts threads."""
+        cpus = self.storm_cpus if storm else self.client_cpus
+        if cpus is not None:
+            os.sched_setaffinity(0, cpus)
         if self.client_nice:
             os.setpriority(os.PRIO_PROCESS, 0, self.client_nice)
 
@@ -153,6 +158,7 @@ class Placement:
         return {
             "server_cpus": cpus(self.server_cpus),
             "client_cpus": cpus(self.client_cpus),
+            "storm_cpus": cpus(self.storm_cpus),
             "server_nice": self.server_nice,
             "client_nice": self.client_nice,
         }
@@ -440,7 +446,7 @@ STORM_WAIT = 10.0  # seconds
 
 
 def storm_process(url: str, per_second: int, counts: Any, stop: Any, placement: Placement) -> None:
-    placement.place_client()
+    placement.place_client(storm=True)
     asyncio.run(_storm(url, per_second, counts, stop))
 
 
@@ -607,7 +613,7 @@ def main() -> int:
     parser.add_argument(
         "--pin",
         action="store_true",
-        help="the server on the first CPU, every client (the storm's too) on the others",
+        help="the server and the measured clients on the first CPU, the storm on the others",
     )
     parser.add_argument(
         "--server-nice",
@@ -701,7 +707,8 @@ def main() -> int:
         )
         print(
             f"server on CPUs {figures['server_cpus']} at nice {figures['server_nice']}, "
-            f"clients on CPUs {figures['client_cpus']} at nice {figures['client_nice']}; "
+            f"clients on CPUs {figures['client_cpus']}, the storm on {figures['storm_cpus']}, "
+            f"both at nice {figures['client_nice']}; "
             f"load average {figures['load_before']} "
             f"before, {figures['load_after']} after; server CPU {figures['server_cpu_s']} s"
         )
