@@ -12,7 +12,7 @@ at the measured tables that never read their socket.
 
 Company that must not slow the others: --replay-readers N adds N clients that fetch the
 replay of a finished Riff Raff game (two `random` bots, played before the run) over and over;
---reconnect-storm N opens, reads and aborts N spectator sockets a second from 127.0.0.1 (in a
+--reconnect-storm N opens, reads and aborts N spectator sockets a second from 127.0.0.9 (in a
 process of its own) while each table's two players connect from an address of their own
 (127.0.1.1, ...), under the server's default limits per address. With either, --sync-probes
 spectators (10 by default) each ask a waiting table of their own for its state every 0.2 s
@@ -27,10 +27,22 @@ at 127.0.0.1:6379 unless given), --db URL on another database (a PostgreSQL URL 
 schema of its own, dropped afterwards). The two seats of a table may then sit on different
 workers, so every move also crosses the broker.
 
+A fair storm: on this machine the storm's client, the measured clients and the server share the
+same cores, and whatever the storm's client burns is taken from the server (an attacker's
+machine is not the server's). --pin puts the storm's process on CPUs of its own, all but the
+first, and the server and the measured clients (the players and the probes: light with
+--tables 20) on the first (os.sched_setaffinity, as `taskset` does). --server-nice N runs
+the server at that niceness (-10: ahead of the other processes of a shared machine; below 0
+needs root), --client-nice N the clients and the storm (on a busy machine the storm's process
+reaches 1,000 a second only so). The storm's achieved rate is reported (storm_per_second):
+the figure counts only if it reached the rate asked for.
+
 Run from the project root after set-up:
     .venv/bin/python benchmarks/web_load.py --tables 200 --actions 40
     .venv/bin/python benchmarks/web_load.py --tables 1000 --think 2 --workers 2 \
         --db postgresql+psycopg://root@127.0.0.1/test
+    .venv/bin/python benchmarks/web_load.py --tables 20 --think 0.5 --reconnect-storm 1000 \
+        --pin --server-nice -10 --client-nice -10
 Only loopback addresses are used; the run stops after --actions moves per table or
 --seconds, whichever comes first.
 """
@@ -41,9 +53,9 @@ import argparse
 import asyncio
 import contextlib
 import gc
-import itertools
 import json
 import multiprocessing
+import os
 import random
 import socket
 import statistics
@@ -51,14 +63,15 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import InvalidStatus, WebSocketException
 from websockets.typing import Subprotocol
 
 from account_load import SignIns, no_cookies, sign_in_all, signed_in_headers
@@ -72,10 +85,11 @@ PLAYERS_FROM = "127.0.0.2"  # where the lobby requests and sync probes come from
 
 def player_address(table: int) -> str:
     """The two players of each table connect from an address of their own, as people do:
-    127.0.1.1, 127.0.1.2, ... (the storm comes from 127.0.0.1)."""
+    127.0.1.1, 127.0.1.2, ... (the storm comes from `STORM_FROM`)."""
     return f"127.0.{1 + table // 250}.{1 + table % 250}"
 
 
+STORM_FROM = "127.0.0.9"  # not 127.0.0.1, which the server trusts as its proxy
 PROBE_EVERY = 0.2  # seconds between a sync probe's requests
 MAX_STORM = 5000  # reconnects a second
 
@@ -88,9 +102,8 @@ class Totals:
     finished_tables: int = 0
     syncs: list[float] = field(default_factory=list)
     replays_read: int = 0
-    storm_cycles: int = 0
-    storm_refused: int = 0
-    storm_failed: int = 0
+    storm_ends: dict[str, int] = field(default_factory=dict)  # STORM_ENDS -> attempts
+    storm_seconds: float = 0.0
     sign_ins: SignIns = field(default_factory=SignIns)
 
 
@@ -100,14 +113,80 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+@dataclass(frozen=True)
+class Placement:
+    """Where the server, the measured clients and the storm run: CPUs (None: wherever the
+    system puts them) and niceness."""
+
+    server_cpus: frozenset[int] | None = None
+    client_cpus: frozenset[int] | None = None
+    storm_cpus: frozenset[int] | None = None
+    server_nice: int = 0
+    client_nice: int = 0
+
+    @classmethod
+    def chosen(cls, pin: bool, server_nice: int, client_nice: int) -> Placement:
+        """--pin: the server and the measured clients on the first CPU this process may use,
+        the storm on the others (as if from another machine)."""
+        if not pin:
+            return cls(server_nice=server_nice, client_nice=client_nice)
+        cpus = sorted(os.sched_getaffinity(0))
+        if len(cpus) < 2:
+            raise SystemExit("--pin needs at least two CPUs")
+        first, rest = frozenset(cpus[:1]), frozenset(cpus[1:])
+        return cls(first, first, rest, server_nice, client_nice)
+
+    def place_server(self) -> None:
+        """In the server's process before it starts (its threads inherit both)."""
+        if self.server_cpus is not None:
+            os.sched_setaffinity(0, self.server_cpus)
+        if self.server_nice:
+            os.setpriority(os.PRIO_PROCESS, 0, self.server_nice)
+
+    def place_client(self, storm: bool = False) -> None:
+        """In a client process (this one, or the storm's), before it starts threads."""
+        cpus = self.storm_cpus if storm else self.client_cpus
+        if cpus is not None:
+            os.sched_setaffinity(0, cpus)
+        if self.client_nice:
+            os.setpriority(os.PRIO_PROCESS, 0, self.client_nice)
+
+    def described(self) -> dict[str, Any]:
+        def cpus(chosen: frozenset[int] | None) -> str:
+            return ",".join(map(str, sorted(chosen))) if chosen is not None else "any"
+
+        return {
+            "server_cpus": cpus(self.server_cpus),
+            "client_cpus": cpus(self.client_cpus),
+            "storm_cpus": cpus(self.storm_cpus),
+            "server_nice": self.server_nice,
+            "client_nice": self.client_nice,
+        }
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process `pid` has used, its threads included."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def start_server(
-    data_dir: Path, port: int, bot_delay: float = 0.0, site: Sequence[str] = ()
+    data_dir: Path,
+    port: int,
+    bot_delay: float = 0.0,
+    site: Sequence[str] = (),
+    placement: Placement | None = None,
 ) -> subprocess.Popen[bytes]:
     """`spieltisch serve` on `port`; `site` adds settings such as --db, --workers, --broker."""
     command = [sys.executable, "-m", "spieltisch", "serve", "--host", HOST, "--port", str(port)]
     command += ["--data-dir", str(data_dir), "--bot-delay", str(bot_delay)]
     command += ["--tables-per-minute", "0", *site]  # every table is made from one address
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+        preexec_fn=placement.place_server if placement else None,
+    )
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         try:
@@ -283,7 +362,8 @@ async def run(args: argparse.Namespace, base: str) -> tuple[Totals, float]:
         )
         company = [read_replays(base, replayed, totals) for _ in range(args.replay_readers)]
         if args.reconnect_storm:
-            company.append(storm(ws_base, tables[0][0], args.reconnect_storm, totals))
+            place = args.placement
+            company.append(storm(ws_base, tables[0][0], args.reconnect_storm, totals, place))
         company += [probe_syncs(ws_base, table_id, totals) for table_id in idle]
         await run_beside(playing, company)
         return totals, time.perf_counter() - started
@@ -335,14 +415,16 @@ async def probe_syncs(ws_base: str, table_id: str, totals: Totals) -> None:
             totals.syncs.append(time.perf_counter() - asked)
 
 
-async def storm(ws_base: str, table_id: str, per_second: int, totals: Totals) -> None:
+async def storm(
+    ws_base: str, table_id: str, per_second: int, totals: Totals, placement: Placement
+) -> None:
     """The reconnect storm, in a process of its own (so that its own work does not slow the
     measured clients), until cancelled with the rest of the company."""
     context = multiprocessing.get_context("spawn")
-    counts = context.Array("q", len(STORM_ENDS))
+    counts = context.Array("q", len(STORM_ENDS) + 1)  # and the storm's milliseconds
     stop = context.Event()
     url = f"{ws_base}/api/tables/{table_id}/ws"
-    process = context.Process(target=storm_process, args=(url, per_second, counts, stop))
+    process = context.Process(target=storm_process, args=(url, per_second, counts, stop, placement))
     process.start()
     try:
         await asyncio.Event().wait()
@@ -351,57 +433,111 @@ async def storm(ws_base: str, table_id: str, per_second: int, totals: Totals) ->
         await asyncio.to_thread(process.join, 15)
         if process.is_alive():
             process.kill()
-        totals.storm_cycles, totals.storm_refused, totals.storm_failed = counts[:]
+        totals.storm_ends = dict(zip(STORM_ENDS, counts[:-1], strict=True))
+        totals.storm_seconds = counts[-1] / 1000
 
 
-STORM_ENDS = ("served", "refused", "failed")
-"""How a storm's connection can end: a state sent, an error sent (or the handshake refused),
-or no answer at all."""
+STORM_ENDS = ("served", "refused", "dropped", "failed")
+"""How a storm's connection can end: its first message arrived (its handshake was let in);
+429 (over its address's quota); closed by the server without an answer; another answer, or
+none within `STORM_WAIT`, or the connection could not be made."""
+
+STORM_WAIT = 10.0  # seconds
 
 
-def storm_process(url: str, per_second: int, counts: Any, stop: Any) -> None:
+def storm_process(url: str, per_second: int, counts: Any, stop: Any, placement: Placement) -> None:
+    placement.place_client(storm=True)
     asyncio.run(_storm(url, per_second, counts, stop))
 
 
 async def _storm(url: str, per_second: int, counts: Any, stop: Any) -> None:
-    """Open a spectator socket, read its first message and abort it, `per_second` times a
-    second, all from one address."""
-    running: set[asyncio.Task[None]] = set()
+    """Open a spectator socket, read its first message and reset it, `per_second` times a
+    second, all from one address (attempts not made while a second's worth is in flight are
+    dropped, not made up). Raw handshakes, so that the storm's own CPU stays small."""
+    parts = urlsplit(url)
+    host, port = parts.hostname or HOST, parts.port or 80
+    request = (
+        f"GET {parts.path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n"
+    ).encode()
+    loop = asyncio.get_running_loop()
+    ends: Counter[str] = Counter()
+    in_flight: set[asyncio.Task[None]] = set()
     started = time.perf_counter()
-    for n in itertools.count():
-        if stop.is_set():
-            break
-        await asyncio.sleep(max(0.0, started + n / per_second - time.perf_counter()))
-        if len(running) < per_second:  # at most a second's worth in flight
-            task = asyncio.ensure_future(reconnect_once(url, counts))
-            running.add(task)
-            task.add_done_callback(running.discard)
-    for task in running:
+    launched = 0
+    while not stop.is_set():
+        due = int((time.perf_counter() - started) * per_second)
+        launched = max(launched, due - per_second)
+        while launched < due and len(in_flight) < per_second:
+            launched += 1
+            task = loop.create_task(storm_attempt(host, port, request, ends))
+            in_flight.add(task)
+            task.add_done_callback(in_flight.discard)
+        counts[:] = [
+            *(ends[end] for end in STORM_ENDS),
+            int(1000 * (time.perf_counter() - started)),
+        ]
+        await asyncio.sleep(0.005)
+    for task in in_flight:
         task.cancel()
 
 
-async def reconnect_once(url: str, counts: Any) -> None:
+async def storm_attempt(host: str, port: int, request: bytes, ends: Counter[str]) -> None:
+    loop = asyncio.get_running_loop()
+    ended = loop.create_future()
     try:
-        async with asyncio.timeout(10):
-            ws = await connect(url, local_addr=(HOST, 0))
-            message = json.loads(await ws.recv())
-            ws.transport.abort()
-        end = "refused" if message.get("type") == "error" else "served"
-    except InvalidStatus:
-        end = "refused"
-    except (OSError, TimeoutError, WebSocketException):
-        end = "failed"
-    with counts.get_lock():
-        counts[STORM_ENDS.index(end)] += 1
+        transport, _ = await loop.create_connection(
+            lambda: StormAttempt(request, ended), host, port, local_addr=(STORM_FROM, 0)
+        )
+    except OSError:
+        ends["failed"] += 1
+        return
+    try:
+        ends[await asyncio.wait_for(ended, STORM_WAIT)] += 1
+    except TimeoutError:
+        ends["failed"] += 1
+    finally:
+        transport.abort()  # a reset: neither side keeps the port in TIME_WAIT
+
+
+class StormAttempt(asyncio.Protocol):
+    """One handshake of the storm, sent raw; the server's first answer says how it ended."""
+
+    def __init__(self, request: bytes, ended: asyncio.Future[str]) -> None:
+        self.request = request
+        self.ended = ended
+        self.received = b""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        transport.write(self.request)
+
+    def data_received(self, data: bytes) -> None:
+        self.received += data
+        head, done, first_message = self.received.partition(b"\r\n\r\n")
+        status = head.split(b" ", 2)[1:2]
+        if not done or (status == [b"101"] and not first_message):
+            return
+        self._end({b"101": "served", b"429": "refused"}.get(status[0] if status else b"", "failed"))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._end("dropped")
+
+    def _end(self, end: str) -> None:
+        if not self.ended.done():
+            self.ended.set_result(end)
 
 
 COMPANY_FIGURES = (
     "replay_readers",
     "replays_read",
     "reconnect_storm",
-    "storm_cycles",
+    "storm_served",
     "storm_refused",
+    "storm_dropped",
     "storm_failed",
+    "storm_per_second",
     "sync_p50_ms",
     "sync_p99_ms",
     "sign_ins",
@@ -416,15 +552,16 @@ def company_figures(args: argparse.Namespace, totals: Totals, seconds: float) ->
     if not (args.replay_readers or args.reconnect_storm or totals.syncs):
         return {}
     syncs = totals.syncs
-    storm = totals.storm_cycles + totals.storm_refused + totals.storm_failed
+    storm = sum(totals.storm_ends.values())
     return {
         "replay_readers": args.replay_readers,
         "replays_read": totals.replays_read,
         "reconnect_storm": args.reconnect_storm,
-        "storm_cycles": totals.storm_cycles,
-        "storm_refused": totals.storm_refused,
-        "storm_failed": totals.storm_failed,
-        "storm_per_second": round(storm / seconds, 1) if seconds else 0.0,
+        **{f"storm_{end}": totals.storm_ends.get(end, 0) for end in STORM_ENDS},
+        "storm_seconds": round(totals.storm_seconds, 1),
+        "storm_per_second": (
+            round(storm / totals.storm_seconds, 1) if totals.storm_seconds else 0.0
+        ),
         "syncs": len(syncs),
         "sync_p50_ms": round(1000 * statistics.median(syncs), 2) if syncs else None,
         "sync_p99_ms": round(1000 * percentile(syncs, 0.99), 2) if syncs else None,
@@ -474,6 +611,26 @@ def main() -> int:
         help="waiting tables whose sync is timed (10 with company, else none)",
     )
     parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the server and the measured clients on the first CPU, the storm on the others",
+    )
+    parser.add_argument(
+        "--server-nice",
+        type=int,
+        default=0,
+        metavar="N",
+        help="the server's niceness (-10: ahead of the machine's other work; < 0 needs root)",
+    )
+    parser.add_argument(
+        "--client-nice",
+        type=int,
+        default=0,
+        metavar="N",
+        help="the clients' niceness (the storm's too: on a busy machine it reaches its rate "
+        "only ahead of the other work)",
+    )
+    parser.add_argument(
         "--port", type=int, help="load a server already running on this loopback port instead"
     )
     parser.add_argument(
@@ -490,10 +647,14 @@ def main() -> int:
     args.tables = max(1, min(args.tables, MAX_TABLES))
     args.seconds = max(1.0, min(args.seconds, MAX_SECONDS))
     args.reconnect_storm = max(0, min(args.reconnect_storm, MAX_STORM))
+    args.placement = Placement.chosen(args.pin, args.server_nice, args.client_nice)
+    load_before = os.getloadavg()[0]  # the machine's other work, as `uptime` shows it
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 20, 50)  # the clients' own collections are no server latency
+    server_cpu = None
     if args.port:
+        args.placement.place_client()
         totals, seconds = asyncio.run(run(args, f"http://{HOST}:{args.port}"))
     else:
         port = free_port()
@@ -501,9 +662,12 @@ def main() -> int:
             site = ["--db", url] if url else []
             if args.workers > 1:
                 site += ["--workers", str(args.workers), "--broker", args.broker]
-            server = start_server(Path(data_dir), port, site=site)
+            server = start_server(Path(data_dir), port, site=site, placement=args.placement)
+            args.placement.place_client()
             try:
+                cpu_before = cpu_seconds(server.pid)
                 totals, seconds = asyncio.run(run(args, f"http://{HOST}:{port}"))
+                server_cpu = cpu_seconds(server.pid) - cpu_before  # one worker: all of it
             finally:
                 server.terminate()
                 server.wait(timeout=60)
@@ -515,12 +679,16 @@ def main() -> int:
         "riffraff_careful": args.riffraff_careful,
         "slow_readers": args.slow_readers,
         "think": args.think,
+        **args.placement.described(),
+        "load_before": round(load_before, 2),
+        "load_after": round(os.getloadavg()[0], 2),
         "actions": count,
         "seconds": round(seconds, 2),
         "actions_per_second": round(count / seconds, 1) if seconds else 0.0,
         "p50_ms": round(1000 * statistics.median(totals.latencies), 2) if count else None,
         "p99_ms": round(1000 * percentile(totals.latencies, 0.99), 2) if count else None,
         "max_ms": round(1000 * max(totals.latencies), 2) if count else None,
+        "server_cpu_s": round(server_cpu, 2) if server_cpu is not None else None,
         "errors": totals.errors,
         "error_codes": totals.error_codes,
         **company_figures(args, totals, seconds),
@@ -536,6 +704,13 @@ def main() -> int:
             f"{figures['actions_per_second']} actions/s; round trip p50 {figures['p50_ms']} ms, "
             f"p99 {figures['p99_ms']} ms, max {figures['max_ms']} ms; {totals.errors} errors "
             f"{totals.error_codes or ''}" + (f"; {company}" if company else "")
+        )
+        print(
+            f"server on CPUs {figures['server_cpus']} at nice {figures['server_nice']}, "
+            f"clients on CPUs {figures['client_cpus']}, the storm on {figures['storm_cpus']}, "
+            f"both at nice {figures['client_nice']}; "
+            f"load average {figures['load_before']} "
+            f"before, {figures['load_after']} after; server CPU {figures['server_cpu_s']} s"
         )
     return 0
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidMessage, InvalidStatus
 from websockets.sync.client import connect
 
 from spieltisch.server import create_app
@@ -107,6 +107,24 @@ def test_new_sockets_per_address_are_limited_on_average() -> None:
         quota.admit("a", 50.5)
 
 
+def test_an_address_refused_faster_than_its_rate_is_shut_out_until_it_slows() -> None:
+    quota = SocketQuota(most_open=0, per_second=2)
+    budget = int(2 * RECONNECT_SPAN)
+    for _ in range(budget):  # its bucket of new sockets runs dry
+        quota.admit("a", 50.0)
+    for _ in range(budget):  # refused, and told why, as often as it may open sockets
+        assert not quota.shut_out("a", 50.0)
+        assert quota.refuse("a", 50.0) is not None
+    assert quota.shut_out("a", 50.0), "refused faster than it may connect"
+    assert not quota.shut_out("b", 50.0), "another address is not counted with it"
+    assert quota.refusal("b", 50.0) is None
+    assert not quota.shut_out("a", 50.5), "half a second later one more may try"
+    quota.admit("a", 50.5)  # and gets in: its bucket of new sockets has refilled as well
+    assert quota.refuse("a", 50.5) is not None
+    assert quota.shut_out("a", 50.5)
+    assert not quota.shut_out("a", 50.0 + 2 * RECONNECT_SPAN)
+
+
 def test_a_socket_over_the_address_limit_is_refused_before_its_handshake(
     tmp_path: Path,
 ) -> None:
@@ -186,12 +204,38 @@ def test_refused_sockets_leave_the_log_alone(tmp_path: Path) -> None:
     assert "ERROR" not in said and "Traceback" not in said, said
 
 
-def first_answer(address: str) -> tuple[str, int | None]:
+def test_an_address_that_ignores_its_refusals_is_closed_unanswered(tmp_path: Path) -> None:
+    """Refused faster than its reconnect rate, an address's new connections are closed as
+    they are accepted, with no answer; another address is served as before."""
+    with start_server(tmp_path, extra=["--reconnects-per-second", "1"]) as server:
+        body = {"game": "pickomino", "seats": [{"bot": None}, {"bot": None}]}
+        table_id = httpx.post(server.url + "api/tables", json=body, timeout=TIMEOUT).json()["id"]
+        address = server.url.replace("http", "ws", 1) + f"api/tables/{table_id}/ws"
+        answers: list[tuple[str, int | None]] = []
+        while ("closed", None) not in answers and len(answers) < 200:
+            answers.append(first_answer(address, source="127.0.0.9"))
+        with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.10")) as other:
+            assert other.get(server.url + "api/games", timeout=TIMEOUT).status_code == 200
+        assert first_answer(address, source="127.0.0.10") == ("state", None)
+    assert ("closed", None) in answers, answers
+    closed_at = answers.index(("closed", None))
+    assert answers[:closed_at].count(("too_many_reconnects", 429)) >= int(RECONNECT_SPAN)
+
+
+def first_answer(address: str, source: str | None = None) -> tuple[str, int | None]:
     """The type of the first message on a new socket (None: it was let in, and is closed
-    here), or the error code and HTTP status of the answer that refused its handshake."""
+    here), or the error code and HTTP status of the answer that refused its handshake, or
+    "closed" when the server closed the connection without an answer; from `source`."""
     try:
-        with connect(address, open_timeout=TIMEOUT, close_timeout=TIMEOUT) as ws:
+        with connect(
+            address,
+            open_timeout=TIMEOUT,
+            close_timeout=TIMEOUT,
+            source_address=(source, 0) if source else None,
+        ) as ws:
             return str(json.loads(ws.recv(timeout=TIMEOUT))["type"]), None
+    except (ConnectionError, ConnectionClosed, InvalidMessage):
+        return "closed", None
     except InvalidStatus as refused:
         assert refused.response.headers["Content-Type"] == "application/json"
         return str(json.loads(refused.response.body or b"")["error"]), refused.response.status_code

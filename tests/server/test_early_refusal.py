@@ -1,5 +1,6 @@
 """A WebSocket over its address's quota is refused by uvicorn's HTTP protocol itself, before a
-WebSocket connection or the application is started for it (`server.handshake`)."""
+WebSocket connection or the application is started for it; a connection from an address shut
+out for ignoring its refusals is closed as it is accepted (`server.handshake`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 
-from spieltisch.server.handshake import EARLY_REFUSAL, QuotaH11Protocol
+from spieltisch.server.handshake import EARLY_REFUSAL, SHUT_OUT, QuotaH11Protocol, accept_gate
 from spieltisch.server.limits import SocketRefused
 
 UPGRADE = (
@@ -97,3 +98,55 @@ def test_a_socket_forwarded_by_a_trusted_proxy_is_left_to_the_gate() -> None:
     assert asked == [] and reached == ["10.0.0.8"]
     _, asked, reached = upgrade("10.0.0.9", REFUSED, b"X-Forwarded-For: 10.0.0.8\r\n")
     assert asked == ["10.0.0.9"] and reached == []  # an untrusted peer forwards nothing
+
+
+class AbortableTransport(Transport):
+    def __init__(self, peer: str) -> None:
+        super().__init__(peer)
+        self.aborted = False
+
+    def abort(self) -> None:
+        self.aborted = self.closed = True
+
+
+def accepted(peer: str, shut_out: bool, trusted: str = "127.0.0.1") -> AbortableTransport:
+    """A connection from `peer` accepted by the gate whose quota answers `shut_out`."""
+    asked: list[str] = []
+
+    def is_shut_out(address: str) -> bool:
+        asked.append(address)
+        return shut_out
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "websocket.close"})
+
+    async def run() -> AbortableTransport:
+        config = Config(app, ws="websockets-sansio", forwarded_allow_ips=trusted)
+        config.load()
+        state = {EARLY_REFUSAL: lambda _: None, SHUT_OUT: is_shut_out}
+        gate = accept_gate(QuotaH11Protocol)(
+            config=config, server_state=ServerState(), app_state=state
+        )
+        transport = AbortableTransport(peer)
+        gate.connection_made(transport)
+        return transport
+
+    transport = asyncio.run(run())
+    assert asked == [peer]
+    return transport
+
+
+def test_a_shut_out_address_is_closed_as_it_is_accepted_before_any_protocol() -> None:
+    transport = accepted("10.0.0.7", shut_out=True)
+    assert transport.aborted and transport.handed_to is None and transport.written == b""
+
+
+def test_any_other_connection_is_handed_to_uvicorns_protocol() -> None:
+    transport = accepted("10.0.0.7", shut_out=False)
+    assert not transport.closed and isinstance(transport.handed_to, QuotaH11Protocol)
+
+
+def test_a_trusted_proxy_is_never_shut_out() -> None:
+    """Its connections carry many clients; the gate counts them by forwarded address."""
+    transport = accepted("127.0.0.1", shut_out=True, trusted="127.0.0.1")
+    assert not transport.closed and isinstance(transport.handed_to, QuotaH11Protocol)

@@ -6,7 +6,9 @@ file. Through it a game is made, joined and played over WebSockets; request bodi
 limited as the server limits them; the server's compression comes through; and the table
 quota counts the address nginx saw, not the proxy's nor one the client claims, unless the
 server is told not to trust this proxy; the access log keeps no query string, so no seat
-token. The last test puts two servers of one site (PostgreSQL and Redis) behind it and kills
+token; a burst of requests from one address is refused by nginx itself (429, JSON) while
+another address is served; the Host header keeps its port, so a signed-in page's Origin
+matches it. The last test puts two servers of one site (PostgreSQL and Redis) behind it and kills
 one: the game goes on through the other.
 
 Where nginx is not installed the tests are skipped, except under CI=true, where that is a
@@ -22,6 +24,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -252,6 +255,47 @@ def test_the_access_log_keeps_no_query_strings_and_so_no_seat_tokens(tmp_path: P
     assert said.count(f'GET /api/tables/{table_id}/ws HTTP/1.1" 101') == 2, said
     assert 'GET /api/tables HTTP/1.1" 200' in said, said
     assert "token=" not in said and not any(token in said for token in tokens), said
+
+
+def test_a_burst_from_one_address_is_refused_by_nginx_while_another_is_served(
+    proxied: str,
+) -> None:
+    """The example's limit_req zone for the API: beyond its burst, one address is refused
+    at nginx (the server never sees those requests) until it slows down; another address
+    is not counted with it."""
+    asked = 0
+    refused: list[httpx.Response] = []
+    with from_address("127.0.0.5") as storm, ThreadPoolExecutor(8) as pool:
+        while not refused and asked < 5000:  # far beyond a burst, however slow the machine
+            answers = list(pool.map(lambda _: storm.get(proxied + "api/games"), range(100)))
+            asked += len(answers)
+            refused = [a for a in answers if a.status_code != 200]
+    assert refused, f"{asked} requests from one address, none refused"
+    assert asked > 200, "the burst itself is let through"
+    assert {a.status_code for a in refused} == {429}, refused[0].text
+    assert refused[0].json()["error"] == "too_many_requests"
+    assert refused[0].headers["Retry-After"] == "1"
+    with from_address("127.0.0.6") as other:
+        assert other.get(proxied + "api/games").status_code == 200
+
+
+def test_the_host_header_keeps_the_port_so_a_signed_in_page_is_not_foreign(
+    proxied: str,
+) -> None:
+    """A browser on nginx's port sends Origin http://127.0.0.1:PORT; the server compares it
+    with the Host header nginx passes on, which must keep that port."""
+    origin = proxied.rstrip("/")
+    with from_address("127.0.0.7") as client:
+        answer = client.post(
+            proxied + "api/account/signout",
+            headers={"Origin": origin, "Cookie": "spieltisch_session=gone"},
+        )
+        foreign = client.post(
+            proxied + "api/account/signout",
+            headers={"Origin": "http://127.0.0.1", "Cookie": "spieltisch_session=gone"},
+        )
+    assert answer.status_code == 204, answer.text
+    assert foreign.status_code == 403 and foreign.json()["error"] == "foreign_origin"
 
 
 def test_request_bodies_are_limited_as_the_server_limits_them(proxied: str) -> None:

@@ -463,13 +463,15 @@ def _serve(args: argparse.Namespace, app: Any, listener: socket.socket) -> None:
     import uvicorn
 
     from spieltisch.server.frames import CheckedWebSocketProtocol
+    from spieltisch.server.handshake import accept_gate
     from spieltisch.server.timeouts import timed_protocol
 
     _calm_garbage_collector()
     config = uvicorn.Config(
         app,
         log_level="warning",
-        http=timed_protocol(args.request_timeout),
+        # shut-out addresses closed at accept; requests timed; sockets over quota refused
+        http=accept_gate(timed_protocol(args.request_timeout)),
         ws=CheckedWebSocketProtocol,  # text that is not UTF-8: one log line, then closed
         timeout_keep_alive=args.keep_alive,
         ws_max_size=max(1 << 20, 4 * args.max_message),  # frames beyond are cut off unread

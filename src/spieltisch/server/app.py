@@ -78,7 +78,7 @@ from spieltisch.server.accounts.service import Accounts
 from spieltisch.server.accounts.sessions import STATE_CHANGING, AccountSettings, check_origin
 from spieltisch.server.clock import Clock, WallClock
 from spieltisch.server.common import storage_down
-from spieltisch.server.handshake import EARLY_REFUSAL, EarlyRefusal
+from spieltisch.server.handshake import EARLY_REFUSAL, SHUT_OUT
 from spieltisch.server.hooks import hooks_for
 from spieltisch.server.limits import (
     BodyLimit,
@@ -239,14 +239,18 @@ def create_app(
     quota = SocketQuota(limits.sockets_per_address, limits.reconnects_per_second)
 
     def early_refusal(address: str) -> SocketRefused | None:
-        return quota.refusal(address, time.monotonic())
+        return quota.refuse(address, time.monotonic())
+
+    def shut_out(address: str) -> bool:
+        return quota.shut_out(address, time.monotonic())
 
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[dict[str, EarlyRefusal]]:
+    async def lifespan(_app: FastAPI) -> AsyncIterator[dict[str, Any]]:
         await lobby.site.start(lobby)
         lobby.resume()
         lobby.mail.start()
-        yield {EARLY_REFUSAL: early_refusal}  # for `handshake.QuotaH11Protocol`
+        # for `handshake.QuotaH11Protocol` and `handshake.AcceptGate`
+        yield {EARLY_REFUSAL: early_refusal, SHUT_OUT: shut_out}
         await lobby.site.close()  # its leases go at once: another worker takes them over
         await lobby.mail.stop()
         await lobby.close()

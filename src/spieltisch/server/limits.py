@@ -142,24 +142,38 @@ steady stream beyond the rate does not."""
 class SocketQuota:
     """The WebSockets of one client address: at most `most_open` open at once, and at most
     `per_second` opened a second on average over `RECONNECT_SPAN` seconds (a bucket of
-    `per_second * RECONNECT_SPAN` admissions, refilled at `per_second` a second)."""
+    `per_second * RECONNECT_SPAN` admissions, refilled at `per_second` a second).
+
+    Refusals are counted the same way: an address refused more than `per_second` times a
+    second on average (a client that ignores its 429s, not a browser backing off) is shut
+    out: its new connections are closed as they are accepted, unanswered, until its bucket
+    of refusals fills again."""
 
     most_open: int = 100
     per_second: int = 20
     open: Counter[str] = field(default_factory=Counter)
     buckets: dict[str, tuple[float, float]] = field(default_factory=dict)  # -> (left, when)
+    refusals: dict[str, tuple[float, float]] = field(default_factory=dict)  # -> (left, when)
 
     def admit(self, address: str | None, now: float) -> None:
         """Count a new socket of `address`, or refuse it (then it is not open)."""
         if address is None:
             return
-        refused = self.refusal(address, now)
+        refused = self.refuse(address, now)
         if refused is not None:
             raise refused
         if self.per_second > 0:
-            self.buckets[address] = (self._left(address, now) - 1, now)
-            self._forget_full_buckets(now)
+            self.buckets[address] = (self._left(self.buckets, address, now) - 1, now)
+            self.buckets = self._forget_full(self.buckets, now)
         self.open[address] += 1
+
+    def refuse(self, address: str, now: float) -> SocketRefused | None:
+        """`refusal`, counting the refusal (towards `shut_out`) when there is one."""
+        refused = self.refusal(address, now)
+        if refused is not None and self.per_second > 0:
+            self.refusals[address] = (self._left(self.refusals, address, now) - 1, now)
+            self.refusals = self._forget_full(self.refusals, now)
+        return refused
 
     def refusal(self, address: str, now: float) -> SocketRefused | None:
         """Why a new socket of `address` would be refused now (None: it would not); counts
@@ -170,7 +184,7 @@ class SocketQuota:
                 f"At most {self.most_open} open connections from one address; close one first.",
                 retry_after=1,
             )
-        left = self._left(address, now) if self.per_second > 0 else 1.0
+        left = self._left(self.buckets, address, now) if self.per_second > 0 else 1.0
         if left < 1:
             wait = math.ceil((1 - left) / self.per_second)
             return SocketRefused(
@@ -181,6 +195,13 @@ class SocketQuota:
             )
         return None
 
+    def shut_out(self, address: str, now: float) -> bool:
+        """Whether a new connection of `address` is to be closed unanswered: it was refused
+        too often lately (a dictionary look-up for every other address)."""
+        if address not in self.refusals:
+            return False
+        return self._left(self.refusals, address, now) < 1
+
     def release(self, address: str | None) -> None:
         """A socket of `address` that was admitted has closed."""
         if address is None:
@@ -189,16 +210,20 @@ class SocketQuota:
         if self.open[address] <= 0:
             del self.open[address]
 
-    def _left(self, address: str, now: float) -> float:
-        """The admissions left in the bucket of `address` (refilled up to `now`)."""
+    def _left(self, buckets: dict[str, tuple[float, float]], address: str, now: float) -> float:
+        """What is left in the bucket of `address` (refilled up to `now`)."""
         full = self.per_second * RECONNECT_SPAN
-        left, when = self.buckets.get(address, (full, now))
+        left, when = buckets.get(address, (full, now))
         return min(full, left + (now - when) * self.per_second)
 
-    def _forget_full_buckets(self, now: float) -> None:
-        if len(self.buckets) > 10_000:  # forget addresses whose bucket has filled again
-            refill = RECONNECT_SPAN  # seconds from empty to full
-            self.buckets = {a: b for a, b in self.buckets.items() if now - b[1] < refill}
+    @staticmethod
+    def _forget_full(
+        buckets: dict[str, tuple[float, float]], now: float
+    ) -> dict[str, tuple[float, float]]:
+        if len(buckets) <= 10_000:
+            return buckets
+        # forget addresses whose bucket has filled again (RECONNECT_SPAN: from empty to full)
+        return {a: b for a, b in buckets.items() if now - b[1] < RECONNECT_SPAN}
 
 
 class SocketGate:
