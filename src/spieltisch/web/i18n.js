@@ -3,6 +3,7 @@
 import { ACCOUNT_STRINGS } from "./i18n_accounts.js";
 import { PRESENCE_STRINGS } from "./i18n_presence.js";
 import { RATING_STRINGS } from "./i18n_ratings.js";
+import { TURN_BASED_STRINGS } from "./i18n_turnbased.js";
 
 export const LANGUAGES = { de: "Deutsch", en: "English", fr: "Français", it: "Italiano", nl: "Nederlands" };
 
@@ -2387,7 +2388,8 @@ const STRINGS = {
     "lobby.pace_doc": "Hoe lang een bot wacht voor elke zet: direct, normaal of langzaam, zodat je zijn zetten kunt volgen.",
   },
 };
-for (const added of [ACCOUNT_STRINGS, PRESENCE_STRINGS, RATING_STRINGS]) { // accounts and My tables; who is here; ratings
+// accounts and My tables; who is here; ratings; turn-based tables
+for (const added of [ACCOUNT_STRINGS, PRESENCE_STRINGS, RATING_STRINGS, TURN_BASED_STRINGS]) {
   for (const [code, strings] of Object.entries(added)) Object.assign(STRINGS[code], strings);
 }
 
