@@ -9,6 +9,7 @@ from typing import Any
 from spieltisch.server import create_app
 from spieltisch.server.accounts.sessions import COOKIE, AccountSettings
 from spieltisch.server.clock import ManualClock
+from spieltisch.server.limits import Limits
 from tests.server.database import db_url
 from tests.server.helpers import TestClient, threads
 
@@ -24,6 +25,7 @@ def app_client(
     clock: ManualClock | None = None,
     settings: AccountSettings | None = None,
     name: str = "tables",
+    limits: Limits | None = None,
 ) -> TestClient:
     """A client of a new app on the test database `name` in `folder`, sending the site's
     Origin with every request."""
@@ -34,6 +36,7 @@ def app_client(
         executor=threads(),
         clock=clock or ManualClock(),
         accounts=settings,
+        limits=limits,
     )
     return TestClient(app, headers={"origin": SITE})
 
