@@ -3,6 +3,7 @@ with the time left, the least first, and the cap of turn-based tables per player
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,8 @@ from spieltisch.server.clock import ManualClock
 from spieltisch.server.limits import Limits
 from tests.server.accounts import app_client, sign_up
 from tests.server.helpers import TestClient, make_table
+from tests.server.smtp import inbox
+from tests.server.test_mail import DELAY, player, portal, settings, site, sweep
 
 HOUR, DAY = 3600.0, 86400.0
 
@@ -77,3 +80,21 @@ def test_the_serve_limit_caps_a_players_turn_based_tables(tmp_path: Path) -> Non
         real_time = client.post(f"/api/tables/{real['id']}/join", json={"name": "x"})
     assert refused.status_code == 409 and refused.json()["error"] == "too_many_turn_based"
     assert real_time.status_code == 200  # real-time tables are not counted
+
+
+def test_a_turn_passing_to_a_player_at_a_turn_based_table_is_mailed(tmp_path: Path) -> None:
+    """The turn mail's entry point is called where a turn passes to a person: the player who
+    asked for turn mail gets one when their first turn at a turn-based table begins."""
+    clock = ManualClock()
+    with inbox() as box, site(tmp_path, clock, settings(box.port)) as client:
+        player(client, "Ada", email="ada@example.org", turns=True)
+        table = turn_based(client, "1d")
+        real = make_table(client, [None, "greedy"], options={"start_seat": 0}, clock=60)
+        client.post(f"/api/tables/{real['id']}/join", json={"name": "x"})
+        clock.advance(DELAY)
+        portal(client).call(asyncio.sleep, 0.2)  # the turn is kept beside the loop
+        sent = sweep(client)
+        [mail] = box.taken()
+    assert sent == 1
+    body = mail.get_content()
+    assert table["id"] in body and real["id"] not in body  # real time: no turn mail

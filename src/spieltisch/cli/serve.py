@@ -181,6 +181,24 @@ def add_parser(commands: Any) -> None:
         "address may try three times as many (10)",
     )
     parser.add_argument(
+        "--smtp",
+        metavar="URL",
+        help="send turn mail and daily digests to players who ask for them through this SMTP "
+        "server: smtp://host:25, smtp+starttls://user:password@host:587 or "
+        "smtps://user:password@host:465 (without it: no mail)",
+    )
+    parser.add_argument(
+        "--mail-from",
+        metavar="ADDRESS",
+        help="the sender of the mail (default: spieltisch@ the host of --site-url)",
+    )
+    parser.add_argument(
+        "--site-url",
+        metavar="URL",
+        help="the public address the links in mails lead to, such as https://games.example.org "
+        "(default: the first --origin, else http://HOST:PORT)",
+    )
+    parser.add_argument(
         "--broker",
         metavar="URL",
         help="Redis that joins the workers and machines serving one database into one site, "
@@ -303,8 +321,39 @@ def _check_settings(args: argparse.Namespace) -> str | None:
         (0.01 <= args.session_days <= 3650, "--session-days must be from 0.01 to 3650"),
         (1 <= args.sign_in_tries <= 1000, "--sign-in-tries must be from 1 to 1000"),
         (all(_is_origin(o) for o in args.origin), "--origin takes an address like https://host"),
+        (args.site_url is None or _is_origin(args.site_url), "--site-url takes https://host"),
     ]
-    return next((message for good, message in checks if not good), None)
+    return next((message for good, message in checks if not good), None) or _check_mail(args)
+
+
+def _check_mail(args: argparse.Namespace) -> str | None:
+    """What is wrong with --smtp or --mail-from, or None."""
+    from spieltisch.server.mail.address import AddressError, read_address
+    from spieltisch.server.mail.settings import SmtpUrlError, read_smtp_url
+
+    try:
+        if args.smtp is not None:
+            read_smtp_url(args.smtp)
+        if args.mail_from is not None:
+            read_address(args.mail_from)
+    except SmtpUrlError as error:
+        return str(error)
+    except AddressError as error:
+        return f"--mail-from: {error}"
+    return None
+
+
+def _mail_settings(args: argparse.Namespace) -> Any:
+    """The mail settings of `--smtp` (None without it: no mail)."""
+    from urllib.parse import urlsplit
+
+    from spieltisch.server.mail.settings import MailSettings, read_smtp_url
+
+    if args.smtp is None:
+        return None
+    site = args.site_url or next(iter(args.origin), None) or f"http://{args.host}:{args.port}"
+    sender = args.mail_from or f"spieltisch@{urlsplit(site).hostname}"
+    return MailSettings(read_smtp_url(args.smtp), site.rstrip("/"), sender)
 
 
 def _is_origin(url: str) -> bool:
@@ -399,6 +448,7 @@ def _make_app(args: argparse.Namespace, url: str) -> Any:
             broker=args.broker,
             test_hooks=args.test_hooks,
             accounts=accounts,
+            mail=_mail_settings(args),
         )
     except StorageError as error:
         raise _CannotStart(str(error)) from None

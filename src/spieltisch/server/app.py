@@ -89,6 +89,8 @@ from spieltisch.server.limits import (
     strict_json,
 )
 from spieltisch.server.lobby import Lobby, SeatSpec
+from spieltisch.server.mail.routes import mail_router
+from spieltisch.server.mail.settings import MailSettings
 from spieltisch.server.replays import Encoded, FinishedGames
 from spieltisch.server.requests import (
     STATUS,
@@ -154,6 +156,7 @@ def create_app(
     broker: str | None = None,
     test_hooks: bool = False,
     accounts: AccountSettings | None = None,
+    mail: MailSettings | None = None,
 ) -> FastAPI:
     """The server on the database `db_url`; bots wait `bot_delay` seconds before each move;
     `timing` sets Riff Raff's slow motion and catch window; `clock` is the time that bots,
@@ -163,7 +166,8 @@ def create_app(
     an unfinished table without a change for `idle_close` s is closed; `broker` (a Redis
     URL) joins this worker to the others that serve the same database; `test_hooks` lets the
     page expose its hooks for browser tests; `accounts` sets sessions, sign-in throttling and
-    the other origins whose pages may use the session cookie."""
+    the other origins whose pages may use the session cookie; `mail` the SMTP server of turn
+    mail and digests (None: no mail)."""
     limits, account_settings = limits or Limits(), accounts or AccountSettings()
     store = Store(db_url)
     lobby = Lobby(
@@ -183,6 +187,7 @@ def create_app(
     lobby.load()
     kept = FinishedGames()
     users = Accounts(lobby, account_settings, kept)
+    lobby.mail.bind(lobby, mail)
 
     # counted by the wall clock (the lobby's clock is game time, which tests may stop)
     quota = SocketQuota(limits.sockets_per_address, limits.reconnects_per_second)
@@ -194,8 +199,10 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[dict[str, EarlyRefusal]]:
         await lobby.site.start(lobby)
         lobby.resume()
+        lobby.mail.start()
         yield {EARLY_REFUSAL: early_refusal}  # for `handshake.QuotaH11Protocol`
         await lobby.site.close()  # its leases go at once: another worker takes them over
+        await lobby.mail.stop()
         await lobby.close()
         users.close()
         lobby.store.close()
@@ -227,6 +234,7 @@ def create_app(
     _add_routes(app, lobby, limits, users, kept)
     app.include_router(account_router(users, StrictJsonRoute))
     app.include_router(ratings_router(users, StrictJsonRoute))
+    app.include_router(mail_router(users, lobby.mail, StrictJsonRoute))
     add_vendor_route(app)
     if test_hooks:
         add_test_page(app)

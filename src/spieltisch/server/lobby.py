@@ -43,6 +43,7 @@ from spieltisch.server.common import (
 from spieltisch.server.connection import Connection
 from spieltisch.server.hooks import default_turn_clock, hooks_for, tutors
 from spieltisch.server.limits import TableQuota
+from spieltisch.server.mail.turns import TurnMail
 from spieltisch.server.news import SiteNews
 from spieltisch.server.newtable import MAX_SEED, check_settings, checked_game
 from spieltisch.server.presence import Presence
@@ -108,6 +109,7 @@ class Lobby:
     stored_away: set[str] = field(default_factory=set)  # finished games not in memory
     finished_in_memory: list[str] = field(default_factory=list)  # finished games, oldest first
     storage: Storage = field(default_factory=Storage)  # the store's calls, beside the loop
+    mail: TurnMail = field(default_factory=TurnMail)  # turn mail, digests (`server.mail`)
     _games: list[dict[str, JsonValue]] = field(default_factory=list)
     work: Work = field(init=False)
     reviews: Work = field(init=False)  # one worker: a long review never holds up the bots

@@ -38,6 +38,7 @@ STATUS = {
     "bad_name": 422,
     "weak_password": 422,
     "bad_settings": 422,
+    "bad_email": 422,
     "name_taken": 409,
     "already_seated": 409,
     "bad_sign_in": 401,

@@ -158,6 +158,8 @@ class Scheduler:
         timers.clocked_seat = seat
         if taken_over is None:
             self._keep(table.id, CLOCK, (seat, timers.deadline))
+            if turns is not None:
+                self.turns.turn_passed(table, seat, timers.deadline)
         if turns is None:
             timers.clock = self.supervised(
                 "turn clock", table.id, self.run_clock, timers.deadline, seat

@@ -28,6 +28,7 @@ __all__ = [
     "CHAT",
     "DEADLINES",
     "ENTRIES",
+    "MAIL_SENT",
     "MAX_BOT_SPEC",
     "META",
     "METADATA",
@@ -44,13 +45,14 @@ __all__ = [
     "TableRow",
 ]
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """The number of the newest migration (`migrations/versions`). 1: tables, seats, entries,
 chat. 2: the server's secret dice, seeded, broken and closed tables, bot pace, 64-bit seeds,
 and this version in `meta` (for the servers from before the migrations). 3: the deadlines of
 running turn clocks. 4: accounts, sessions, failed sign-ins, a seat's account and when its
 player was last seen. 5: a deadline's data (an open catch window's motion). 6: rated tables
-(`rated`, `rated_counted`) and players' ratings."""
+(`rated`, `rated_counted`) and players' ratings. 7: an account's e-mail address, its mail choices
+and unsubscribe key, and what mail was sent when (`mail_sent`)."""
 
 MAX_BOT_SPEC = 128
 """The longest bot spec a seat can store."""
@@ -139,6 +141,20 @@ ACCOUNTS = Table(
     Column("password_hash", String(256), nullable=False),  # Argon2id, never the password
     Column("created", Float, nullable=False),
     Column("settings", Text, nullable=False, server_default="{}"),  # JSON: language, ...
+    Column("email", String(254), nullable=True),  # private: only its owner sees it
+    Column("mail_turns", Boolean, nullable=False, default=False, server_default=false()),
+    Column("mail_digest", Boolean, nullable=False, default=False, server_default=false()),
+    Column("mail_secret", String(64), nullable=True),  # the key of its unsubscribe links
+)
+
+MAIL_SENT = Table(
+    "mail_sent",
+    METADATA,
+    Column("account_id", String(32), primary_key=True),
+    Column("kind", String(16), primary_key=True),  # 'turn' or 'digest'
+    Column("last_sent", Float, nullable=True),  # when the latest mail of this kind went out
+    Column("pending", Text, nullable=True),  # JSON: the turns gathered for the next mail
+    Column("due", Float, nullable=True, index=True),  # when the next one is to go out
 )
 
 SESSIONS = Table(

@@ -212,6 +212,13 @@ class TurnClocks:
         self.lobby = lobby
         self.last_sweep_seconds = 0.0  # how long the latest sweep took (for the benchmark)
 
+    def turn_passed(self, table: LiveTable, seat: int, deadline: float) -> None:
+        """A turn has passed to the person at `seat`: their turn mail, if they asked for it
+        (`server.mail`, which batches it and leaves it out while they are at the table)."""
+        account_id = table.seats[seat].account_id
+        if account_id is not None:
+            self.lobby.mail.turn_started(account_id, table.id, table.game.name, deadline)
+
     def time_for(self, table: LiveTable, turns: TurnBased, seat: int, timers: Timers) -> float:
         """The seconds `seat` has for the turn starting now."""
         if timers.banks is None:

@@ -39,6 +39,7 @@ from spieltisch.server.accounts.sessions import (
 )
 from spieltisch.server.accounts.store import AccountRow, AccountStore, SeatOfAccount
 from spieltisch.server.common import TableError, clean_name, tutorial_left
+from spieltisch.server.mail.store import MailStore
 from spieltisch.server.rated import ratings_of
 from spieltisch.server.replays import FinishedGames
 from spieltisch.server.table import LiveTable
@@ -255,8 +256,8 @@ class Accounts:
         await reload_renamed(self.lobby, renamed)
 
     async def data(self, account: AccountRow) -> dict[str, JsonValue]:
-        """Everything kept of the account: its name, when it was made, its settings, every
-        table it sat at, and its ratings."""
+        """Everything kept of the account: its name, when it was made, its settings, its
+        address and mail choices, every table it sat at, and its ratings."""
         seats = await self.lobby.storage.read(self.store.seats_of, account.id)
         tables: list[JsonValue] = []
         for seat in seats:
@@ -276,9 +277,16 @@ class Accounts:
             "name": account.name,
             "created": account.created,
             "settings": account.settings,
+            "mail": await self._mail(account.id),
             "tables": tables,
             "ratings": await self._ratings(account.id),
         }
+
+    async def _mail(self, account_id: str) -> JsonValue:
+        choice = await self.lobby.storage.read(
+            MailStore(self.lobby.store.engine).choice, account_id
+        )
+        return {"email": choice.email, "turns": choice.turns, "digest": choice.digest}
 
     async def _ratings(self, account_id: str) -> list[JsonValue]:
         rows = await self.lobby.storage.read(ratings_of, self.lobby.store.engine, account_id)

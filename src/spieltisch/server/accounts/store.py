@@ -19,6 +19,7 @@ from spieltisch.server.schema import (
     ACCOUNTS,
     CHAT,
     ENTRIES,
+    MAIL_SENT,
     RATINGS,
     SEATS,
     SESSIONS,
@@ -113,6 +114,7 @@ class AccountStore:
                 .values(name=FORMER_PLAYER, account_id=None)
             )
             db.execute(delete(RATINGS).where(RATINGS.c.account_id == account_id))
+            db.execute(delete(MAIL_SENT).where(MAIL_SENT.c.account_id == account_id))
             db.execute(delete(ACCOUNTS).where(ACCOUNTS.c.id == account_id))
         return sorted({seat.table_id for seat in seats})
 
