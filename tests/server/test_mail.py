@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import logging
 import re
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,7 +26,7 @@ from spieltisch.server.accounts.names import name_key
 from spieltisch.server.accounts.store import AccountStore
 from spieltisch.server.clock import ManualClock
 from spieltisch.server.lobby import Lobby
-from spieltisch.server.mail.settings import MailSettings, SmtpServer
+from spieltisch.server.mail.settings import MailSettings, SmtpServer, read_smtp_url
 from tests.server.accounts import SITE, sign_up
 from tests.server.database import db_url
 from tests.server.helpers import TestClient, make_table, threads
@@ -430,3 +432,37 @@ def test_a_mail_that_failed_goes_out_when_the_server_is_back(tmp_path: Path) -> 
             controller.stop()
         [mail] = back.taken()
         assert f"{PUBLIC}/#/t/{table_id}" in links(mail)
+
+
+# --- serve --smtp ----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("smtp://127.0.0.1:2525", SmtpServer("127.0.0.1", 2525)),
+        ("smtp://relay", SmtpServer("relay", 25)),
+        (
+            "smtp+starttls://ada%40x.org:p%3Ass@mail.example.org",
+            SmtpServer("mail.example.org", 587, "ada@x.org", "p:ss", starttls=True),
+        ),
+        ("smtp://u:p@host:587?starttls=1", SmtpServer("host", 587, "u", "p", starttls=True)),
+        ("smtps://u:p@host", SmtpServer("host", 465, "u", "p", tls=True)),
+    ],
+)
+def test_smtp_urls(url: str, expected: SmtpServer) -> None:
+    assert read_smtp_url(url) == expected
+    assert expected.password is None or expected.password not in expected.shown()
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--smtp", "http://host:25"], "--smtp takes smtp://host:port"),
+        (["--smtp", "smtp://host:99999"], "--smtp: the port must be a number"),
+        (["--smtp", "smtp://host", "--mail-from", "a\nb@x.org"], "--mail-from:"),
+        (["--smtp", "smtp://host", "--site-url", "games.example.org"], "--site-url takes"),
+    ],
+)
+def test_serve_refuses_wrong_mail_settings(tmp_path: Path, options: list[str], said: str) -> None:
+    command = [sys.executable, "-m", "spieltisch", "serve", "--data-dir", str(tmp_path)]
+    done = subprocess.run([*command, *options], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and said in done.stdout, done.stdout

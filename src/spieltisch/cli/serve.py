@@ -263,6 +263,8 @@ def run(args: argparse.Namespace) -> int:
     if args.broker:
         shown = shown_url(args.broker)
         print(f"workers of this site meet at {shown} ({args.workers} here)", flush=True)
+    if args.smtp:
+        print(f"mail goes through {_smtp_shown(args.smtp)}, links to {_site(args)}", flush=True)
     if app is None:
         return _supervise(args, url, listener)
     _report_broken(app.state.lobby.broken)
@@ -351,9 +353,21 @@ def _mail_settings(args: argparse.Namespace) -> Any:
 
     if args.smtp is None:
         return None
-    site = args.site_url or next(iter(args.origin), None) or f"http://{args.host}:{args.port}"
+    site = _site(args)
     sender = args.mail_from or f"spieltisch@{urlsplit(site).hostname}"
-    return MailSettings(read_smtp_url(args.smtp), site.rstrip("/"), sender)
+    return MailSettings(read_smtp_url(args.smtp), site, sender)
+
+
+def _site(args: argparse.Namespace) -> str:
+    """The public address of the site, for the links in mails."""
+    site = args.site_url or next(iter(args.origin), None) or f"http://{args.host}:{args.port}"
+    return str(site).rstrip("/")
+
+
+def _smtp_shown(url: str) -> str:
+    from spieltisch.server.mail.settings import read_smtp_url
+
+    return read_smtp_url(url).shown()
 
 
 def _is_origin(url: str) -> bool:

@@ -5,6 +5,7 @@ import { api, heldSeats, keepToken } from "./api.js";
 import { h, replaceChildren, s } from "./dom.js";
 import { language, LANGUAGES, t } from "./i18n.js";
 import { accountErrorText, fieldOf, turnText } from "./account_model.js";
+import { mailPanel } from "./mail.js";
 import { leftText } from "./turnbased.js";
 import { byTimeLeft } from "./turnbased_model.js";
 
@@ -249,6 +250,7 @@ export function accountPage(app, page) {
     sending(passwordForm, changePassword);
   } });
   const languageChoice = h("select", { id: "account-language" });
+  const mail = mailPanel(page);
   const deletePassword = field("delete-password", { type: "password", autocomplete: "current-password", maxlength: 256 });
   const deleteError = errorBox("delete-error");
   const deleteForm = h("form", { class: "account-form", id: "delete-form", novalidate: true, onsubmit: (/** @type {Event} */ event) => {
@@ -295,6 +297,7 @@ export function accountPage(app, page) {
 
   function draw() {
     if (!account) return;
+    mail.draw();
     replaceChildren(languageChoice, Object.entries(LANGUAGES).map(([code, label]) => h("option", { value: code, text: label, lang: code })));
     languageChoice.value = accountLanguage() || language();
     replaceChildren(passwordForm,
@@ -319,6 +322,7 @@ export function accountPage(app, page) {
         h("div", { class: "field" }, h("label", { for: "account-language", text: t("app.language") }), languageChoice),
         h("p", { class: "muted field-hint", text: t("acct.language_doc") }),
         h("button", { type: "button", id: "language-save", text: t("acct.save"), onclick: chooseLanguage })),
+      mail.section,
       h("section", { class: "panel account-panel", "aria-labelledby": "data-title" },
         h("h2", { id: "data-title", text: t("acct.data") }),
         h("p", { class: "muted", text: t("acct.data_doc") }),

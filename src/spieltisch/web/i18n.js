@@ -1,6 +1,7 @@
 // Every string of the web client in German, English, French, Italian and Dutch.
 // t(key, args) fills {name} placeholders; the language comes from the browser or the switch.
 import { ACCOUNT_STRINGS } from "./i18n_accounts.js";
+import { MAIL_STRINGS } from "./i18n_mail.js";
 import { PRESENCE_STRINGS } from "./i18n_presence.js";
 import { RATING_STRINGS } from "./i18n_ratings.js";
 import { TURN_BASED_STRINGS } from "./i18n_turnbased.js";
@@ -2388,8 +2389,8 @@ const STRINGS = {
     "lobby.pace_doc": "Hoe lang een bot wacht voor elke zet: direct, normaal of langzaam, zodat je zijn zetten kunt volgen.",
   },
 };
-// accounts and My tables; who is here; ratings; turn-based tables
-for (const added of [ACCOUNT_STRINGS, PRESENCE_STRINGS, RATING_STRINGS, TURN_BASED_STRINGS]) {
+// accounts and My tables; who is here; ratings; turn-based tables; mail
+for (const added of [ACCOUNT_STRINGS, PRESENCE_STRINGS, RATING_STRINGS, TURN_BASED_STRINGS, MAIL_STRINGS]) {
   for (const [code, strings] of Object.entries(added)) Object.assign(STRINGS[code], strings);
 }
 

@@ -10,6 +10,8 @@ GET  /api/account/data           everything kept of the account, as a JSON file
 PUT  /api/account/settings       the account's settings (its language)
 GET  /api/account/tables         "My tables": unfinished tables it sits at, whose turn it is
 POST /api/tables/{id}/seat       a fresh seat token for the account's seat at a table
+(The account's e-mail address and mail choices, GET and PUT /api/account/mail, are
+`server.mail.routes`'.)
 """
 
 from __future__ import annotations

@@ -52,6 +52,8 @@ log = logging.getLogger(__name__)
 
 MOST_PER_SWEEP = 200
 """Mails one sweep sends at most; the rest wait for the next sweep."""
+STOP_WAIT = 10.0
+"""Seconds a stopping server waits for the turns still being written."""
 
 
 class TurnMail:
@@ -128,6 +130,9 @@ class TurnMail:
             self._sweeps = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     async def stop(self) -> None:
+        """Keep the turns noted so far (each write is bounded), then stop sweeping."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.settled(), STOP_WAIT)
         tasks = [*self._background, *([self._sweeps] if self._sweeps else [])]
         for task in tasks:
             task.cancel()

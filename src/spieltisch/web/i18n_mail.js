@@ -1,0 +1,61 @@
+// The strings of the account page's mail choices in the five languages; i18n.js takes these
+// into its strings.
+
+/** @type {{ [language: string]: { [key: string]: string } }} */
+export const MAIL_STRINGS = {
+  en: {
+    "mail.title": "E-mail",
+    "mail.doc": "Only if you ask for it. Your address is shown to nobody, and every mail has a link to stop the mail.",
+    "mail.address": "E-mail address",
+    "mail.turns": "A mail when it is my turn (at most one an hour)",
+    "mail.digest": "A daily digest of the tables waiting for me",
+    "mail.save": "Save the mail choices",
+    "mail.saved": "Your mail choices are saved.",
+    "mail.not_sending": "This site sends no mail at the moment; your choices are kept for when it does.",
+    "err.bad_email": "Please give an e-mail address such as ada@example.org (mail needs one).",
+  },
+  de: {
+    "mail.title": "E-Mail",
+    "mail.doc": "Nur wenn du es willst. Deine Adresse sieht niemand, und jede Mail hat einen Link, um die Mails abzubestellen.",
+    "mail.address": "E-Mail-Adresse",
+    "mail.turns": "Eine Mail, wenn ich am Zug bin (höchstens eine pro Stunde)",
+    "mail.digest": "Eine tägliche Übersicht der Tische, die auf mich warten",
+    "mail.save": "Mail-Einstellungen speichern",
+    "mail.saved": "Deine Mail-Einstellungen sind gespeichert.",
+    "mail.not_sending": "Diese Seite verschickt gerade keine Mails; deine Einstellungen bleiben für später gespeichert.",
+    "err.bad_email": "Bitte gib eine E-Mail-Adresse wie ada@example.org an (Mails brauchen eine).",
+  },
+  fr: {
+    "mail.title": "Courriel",
+    "mail.doc": "Seulement si vous le demandez. Votre adresse n’est montrée à personne, et chaque courriel a un lien pour arrêter les courriels.",
+    "mail.address": "Adresse électronique",
+    "mail.turns": "Un courriel quand c’est mon tour (au plus un par heure)",
+    "mail.digest": "Un résumé quotidien des tables qui m’attendent",
+    "mail.save": "Enregistrer les choix de courriel",
+    "mail.saved": "Vos choix de courriel sont enregistrés.",
+    "mail.not_sending": "Ce site n’envoie pas de courriels pour le moment ; vos choix sont gardés pour plus tard.",
+    "err.bad_email": "Veuillez indiquer une adresse électronique comme ada@example.org (les courriels en ont besoin).",
+  },
+  it: {
+    "mail.title": "E-mail",
+    "mail.doc": "Solo se lo chiedi. Il tuo indirizzo non è mostrato a nessuno, e ogni e-mail ha un link per fermare le e-mail.",
+    "mail.address": "Indirizzo e-mail",
+    "mail.turns": "Un’e-mail quando tocca a me (al massimo una all’ora)",
+    "mail.digest": "Un riepilogo quotidiano dei tavoli che mi aspettano",
+    "mail.save": "Salva le scelte delle e-mail",
+    "mail.saved": "Le tue scelte delle e-mail sono salvate.",
+    "mail.not_sending": "Questo sito al momento non manda e-mail; le tue scelte restano salvate per quando lo farà.",
+    "err.bad_email": "Indica un indirizzo e-mail come ada@example.org (le e-mail ne hanno bisogno).",
+  },
+  nl: {
+    "mail.title": "E-mail",
+    "mail.doc": "Alleen als je erom vraagt. Je adres ziet niemand, en elke mail heeft een link om de mail te stoppen.",
+    "mail.address": "E-mailadres",
+    "mail.turns": "Een mail als ik aan de beurt ben (hooguit één per uur)",
+    "mail.digest": "Een dagelijks overzicht van de tafels die op mij wachten",
+    "mail.save": "Mailkeuzes opslaan",
+    "mail.saved": "Je mailkeuzes zijn opgeslagen.",
+    "mail.not_sending": "Deze site verstuurt op dit moment geen mail; je keuzes blijven bewaard voor later.",
+    "err.bad_email": "Geef een e-mailadres zoals ada@example.org (mail heeft er een nodig).",
+  },
+};
