@@ -169,6 +169,27 @@ async def play_turn(lobby: Lobby, table_id: str, seat: int) -> None:
     await settle()
 
 
+def test_a_turn_based_table_waits_days_for_its_players(tmp_path: Path) -> None:
+    """A real-time table nobody joined for an hour is closed; a turn-based one waits at
+    least a day, and twice its longest turn."""
+    clock = ManualClock()
+
+    async def work(lobby: Lobby) -> tuple[bool, bool, bool]:
+        seats = [SeatSpec(), SeatSpec()]
+        turns = await lobby.create("pickomino", {}, seats, turn_based=TurnBased("3d"))
+        real = await lobby.create("pickomino", {}, seats)
+        await lobby.join(turns.id, None, "Anna", ANNA)
+        await lobby.join(real.id, None, "Anna", ANNA)
+        clock.advance(5 * DAY)
+        open_now = {t.id for t in lobby.open_tables()}
+        clock.advance(2 * DAY)
+        closed_later = turns.id not in {t.id for t in lobby.open_tables()}
+        return turns.id in open_now, real.id in open_now, closed_later
+
+    waits, real_waits, closed_later = asyncio.run(with_lobby(tmp_path, clock, work))
+    assert waits and not real_waits and closed_later
+
+
 def test_turn_based_seats_are_for_signed_in_players(tmp_path: Path) -> None:
     clock = ManualClock()
 

@@ -220,7 +220,7 @@ class TableKeeper:
         """How long the table may go without a change: a game in play waits longer for its
         players than a table nobody sat down at or a guided game left alone."""
         turns = turn_based_of(table)
-        if turns is not None and table.started:  # its clock moves it on at least this often
+        if turns is not None:  # its players come over days; its clock moves it on in time
             return max(self.lobby.idle_close, 2 * turns.longest())
         if table.started and not is_tutorial(table):
             return self.lobby.idle_close
