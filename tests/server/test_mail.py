@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 import pytest
 from aiosmtpd.controller import Controller
 from anyio.from_thread import BlockingPortal
+from sqlalchemy import create_engine, insert
 
 from spieltisch.server import create_app
 from spieltisch.server.accounts.names import name_key
@@ -27,6 +28,8 @@ from spieltisch.server.accounts.store import AccountStore
 from spieltisch.server.clock import ManualClock
 from spieltisch.server.lobby import Lobby
 from spieltisch.server.mail.settings import MailSettings, SmtpServer, read_smtp_url
+from spieltisch.server.mail.store import MailStore
+from spieltisch.server.schema import DEADLINES
 from tests.server.accounts import SITE, sign_up
 from tests.server.database import db_url
 from tests.server.helpers import TestClient, make_table, threads
@@ -329,12 +332,18 @@ def test_the_daily_digest_lists_the_tables_waiting(tmp_path: Path) -> None:
         player(client, "Ada", email="ada@example.org", digest=True)
         first, _ = my_turn_table(client)
         second, _ = my_turn_table(client)
+        deadline = clock.now() + 2 * DAY  # the first table's stored deadline of Ada's seat
+        with lobby_of(client).store.engine.begin() as db:
+            row = {"table_id": first, "kind": "clock", "seat": 0, "due": deadline}
+            db.execute(insert(DEADLINES).values(**row))
         clock.advance(DAY - 1)
         assert sweep(client) == 0
         clock.advance(1)
         assert sweep(client) == 1
         [mail] = box.taken()
         assert mail["Subject"] == "spieltisch: 2 tables are waiting for you"
+        when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(deadline))
+        assert mail.get_content().count(when) == 1
         assert {f"{PUBLIC}/#/t/{first}", f"{PUBLIC}/#/t/{second}"} <= set(links(mail))
         for table_id in (first, second):  # a bot plays on: nothing waits for Ada
             seat = client.post(f"/api/tables/{table_id}/seat").json()
@@ -466,3 +475,41 @@ def test_serve_refuses_wrong_mail_settings(tmp_path: Path, options: list[str], s
     command = [sys.executable, "-m", "spieltisch", "serve", "--data-dir", str(tmp_path)]
     done = subprocess.run([*command, *options], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and said in done.stdout, done.stdout
+
+
+# --- several workers -------------------------------------------------------------------------
+def test_a_due_mail_is_claimed_by_one_worker_only(tmp_path: Path) -> None:
+    """Two workers' stores on one database: the first claim takes the mail, the second finds
+    it gone; turns noted while it is sent wait a whole interval."""
+    clock = ManualClock()
+    with site(tmp_path, clock, None) as client:
+        ada = player(client, "Ada", email="ada@example.org", turns=True)
+        table_id, _ = my_turn_table(client)
+    engine = create_engine(db_url(tmp_path))
+    one, other = MailStore(engine), MailStore(engine)
+    try:
+        now = clock.now()
+        assert one.note_turn(ada, table_id, {"game": "pickomino"}, now, DELAY, INTERVAL)
+        [(account, kind, due)] = one.due(now + DELAY, 10)
+        assert (account, kind, due) == (ada, "turn", now + DELAY)
+        claimed = one.claim(account, kind, due)
+        assert claimed is not None and list(claimed.tables) == [table_id]
+        assert other.claim(account, kind, due) is None
+        assert other.note_turn(ada, "another", {"game": "pickomino"}, now + DELAY, DELAY, INTERVAL)
+        one.sent(claimed, now + DELAY, None, INTERVAL)
+        assert one.due(now + DELAY + INTERVAL - 1, 10) == []
+        assert [row[:2] for row in one.due(now + DELAY + INTERVAL, 10)] == [(ada, "turn")]
+    finally:
+        engine.dispose()
+
+
+def test_turn_started_returns_at_once_and_the_turn_is_mailed(tmp_path: Path) -> None:
+    clock = ManualClock()
+    with inbox() as box, site(tmp_path, clock, settings(box.port)) as client:
+        ada = player(client, "Ada", email="ada@example.org", turns=True)
+        table_id, _ = my_turn_table(client)
+        portal(client).call(_started, lobby_of(client).mail, ada, table_id)
+        clock.advance(DELAY)
+        assert sweep(client) == 1
+        [mail] = box.taken()
+    assert f"{PUBLIC}/#/t/{table_id}" in links(mail)

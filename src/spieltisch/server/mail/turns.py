@@ -149,6 +149,8 @@ class TurnMail:
                 await self.sweep()
             except SQLAlchemyError as error:  # the database is down: the next sweep tries
                 log.warning("mail: the sweep could not read the database: %s", error)
+            except Exception:  # a mail gone wrong never ends the sweeps
+                log.exception("mail: the sweep failed")
 
     async def sweep(self) -> int:
         """Send every mail that is due now; how many went out."""
@@ -160,8 +162,13 @@ class TurnMail:
             store.due, lobby.clock.now(), MOST_PER_SWEEP
         ):
             claimed = await lobby.storage.write(store.claim, account_id, kind, due)
-            if claimed is not None:
+            if claimed is None:
+                continue
+            try:
                 sent += await self._deliver(claimed)
+            except SQLAlchemyError as error:  # it is tried again at the next sweep
+                log.warning("mail: a %s mail waits for the database: %s", kind, error)
+                await lobby.storage.write(store.put_back, claimed, due)
         return sent
 
     async def _deliver(self, claimed: Claimed) -> int:
