@@ -37,6 +37,11 @@ needs root), --client-nice N the clients and the storm (on a busy machine the st
 reaches 1,000 a second only so). The storm's achieved rate is reported (storm_per_second):
 the figure counts only if it reached the rate asked for.
 
+Turn-based tables: --turn-based N writes N turn-based tables (a player to move against a bot,
+a day per move, with their deadlines) into a fresh database, starts the server on it and on an
+empty one, and reports each server's memory (RSS) and one deadline sweep's time
+(`turn_based_load.py`); nothing is played.
+
 Run from the project root after set-up:
     .venv/bin/python benchmarks/web_load.py --tables 200 --actions 40
     .venv/bin/python benchmarks/web_load.py --tables 1000 --think 2 --workers 2 \
@@ -75,6 +80,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Subprotocol
 
 from account_load import SignIns, no_cookies, sign_in_all, signed_in_headers
+from turn_based_load import children_rss, prepare, process_rss, sweep_figures
 
 HOST = "127.0.0.1"
 MAX_TABLES = 1000
@@ -176,6 +182,7 @@ def start_server(
     bot_delay: float = 0.0,
     site: Sequence[str] = (),
     placement: Placement | None = None,
+    wait: float = 90.0,
 ) -> subprocess.Popen[bytes]:
     """`spieltisch serve` on `port`; `site` adds settings such as --db, --workers, --broker."""
     command = [sys.executable, "-m", "spieltisch", "serve", "--host", HOST, "--port", str(port)]
@@ -187,7 +194,7 @@ def start_server(
         stdin=subprocess.DEVNULL,
         preexec_fn=placement.place_server if placement else None,
     )
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"http://{HOST}:{port}/api/games", timeout=2).status_code == 200:
@@ -195,7 +202,7 @@ def start_server(
         except httpx.HTTPError:
             time.sleep(0.1)
     process.kill()
-    raise SystemExit("the server did not start within 90 s")
+    raise SystemExit(f"the server did not start within {wait:g} s")
 
 
 @contextlib.contextmanager
@@ -643,7 +650,12 @@ def main() -> int:
     parser.add_argument(
         "--broker", default="redis://127.0.0.1:6379/0", help="Redis, with --workers above 1"
     )
+    parser.add_argument(
+        "--turn-based", type=int, default=0, metavar="N", help="N turn-based tables' memory"
+    )
     args = parser.parse_args()
+    if args.turn_based:
+        return turn_based(args)
     args.tables = max(1, min(args.tables, MAX_TABLES))
     args.seconds = max(1.0, min(args.seconds, MAX_SECONDS))
     args.reconnect_storm = max(0, min(args.reconnect_storm, MAX_STORM))
@@ -713,6 +725,51 @@ def main() -> int:
             f"before, {figures['load_after']} after; server CPU {figures['server_cpu_s']} s"
         )
     return 0
+
+
+def turn_based(args: argparse.Namespace) -> int:
+    """The figures of `--turn-based N` (see `turn_based_load.py`)."""
+    count, now = max(1, args.turn_based), time.time()
+    with tempfile.TemporaryDirectory() as data_dir, contextlib.ExitStack() as stack:
+        urls = [stack.enter_context(fresh_database(args.db)) for _ in range(2)]
+        empty, full = [
+            url or f"sqlite:///{data_dir}/{name}.sqlite3"
+            for url, name in zip(urls, ("empty", "full"), strict=True)
+        ]
+        prepared = prepare(full, count, now)
+        memory = {
+            name: served_memory(Path(data_dir), url)
+            for name, url in (("empty", empty), ("full", full))
+        }
+        sweeps = sweep_figures(full, now)
+    per_table = (memory["full"][0] - memory["empty"][0]) / count
+    figures = {
+        "turn_based_tables": count,
+        "database": (args.db or "sqlite").split(":")[0].split("+")[0],
+        "prepare_seconds": round(prepared, 1),
+        "server_rss_mb_empty": round(memory["empty"][0] / 2**20, 1),
+        "server_rss_mb": round(memory["full"][0] / 2**20, 1),
+        "server_start_seconds": round(memory["full"][1], 1),
+        "rss_kb_per_table": round(per_table / 1024, 1),
+        "worker_pool_rss_mb": round(memory["full"][2] / 2**20, 1),
+        **sweeps,
+    }
+    print(json.dumps(figures) if args.json else "\n".join(f"{k}: {v}" for k, v in figures.items()))
+    return 0
+
+
+def served_memory(data_dir: Path, url: str) -> tuple[int, float, int]:
+    """The RSS of a server on `url` once it answers (and a moment later), the seconds it
+    took to start, and its worker processes' RSS."""
+    begun = time.monotonic()
+    server = start_server(data_dir, free_port(), site=["--db", url], wait=1800.0)
+    started = time.monotonic() - begun
+    try:
+        time.sleep(3.0)  # the start's garbage collected, the pool warmed up
+        return process_rss(server.pid), started, children_rss(server.pid)
+    finally:
+        server.terminate()
+        server.wait(timeout=120)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from spieltisch.server import create_app
 from spieltisch.server.accounts.passwords import PasswordCost
 from spieltisch.server.accounts.sessions import COOKIE, AccountSettings
 from spieltisch.server.clock import ManualClock
+from spieltisch.server.limits import Limits
 from tests.server.database import db_url
 from tests.server.helpers import TestClient, threads
 
@@ -30,6 +31,7 @@ def app_client(
     settings: AccountSettings | None = None,
     name: str = "tables",
     password_cost: PasswordCost = QUICK_PASSWORDS,
+    limits: Limits | None = None,
 ) -> TestClient:
     """A client of a new app on the test database `name` in `folder`, sending the site's
     Origin with every request; its passwords hashed at `password_cost`."""
@@ -41,6 +43,7 @@ def app_client(
         executor=threads(),
         clock=clock or ManualClock(),
         accounts=settings,
+        limits=limits,
     )
     return TestClient(app, headers={"origin": SITE})
 

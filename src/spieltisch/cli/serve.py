@@ -122,6 +122,13 @@ def add_parser(commands: Any) -> None:
         "this recently (30)",
     )
     parser.add_argument(
+        "--max-turn-based",
+        type=int,
+        default=20,
+        metavar="N",
+        help="the most unfinished turn-based tables one player may sit at (20)",
+    )
+    parser.add_argument(
         "--waiting-hours",
         type=float,
         default=1.0,
@@ -310,6 +317,7 @@ def _check_settings(args: argparse.Namespace) -> str | None:
         ),
         (0.01 <= args.idle_hours <= 24 * 365, "--idle-hours must be from 0.01 to 8760"),
         (0.01 <= args.waiting_hours <= 24 * 365, "--waiting-hours must be from 0.01 to 8760"),
+        (1 <= args.max_turn_based <= 10_000, "--max-turn-based must be from 1 to 10000"),
         (1 <= args.active_minutes <= 60 * 24 * 365, "--active-minutes must be from 1 to 525600"),
         (1 <= args.workers <= 64, "--workers must be from 1 to 64"),
         (0.01 <= args.session_days <= 3650, "--session-days must be from 0.01 to 3650"),
@@ -434,6 +442,7 @@ def _make_app(args: argparse.Namespace, url: str) -> Any:
         reconnects_per_second=args.reconnects_per_second,
         active_minutes=args.active_minutes,
         waiting_hours=args.waiting_hours,
+        turn_based_per_player=args.max_turn_based,
     )
     timing = CatchTiming(args.slow_motion, args.catch_margin, args.playback_speed)
     accounts = AccountSettings(

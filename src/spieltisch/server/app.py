@@ -5,8 +5,9 @@ so they see every table between two changes, never during one:
   GET  /api/games                      the games, their options and bots
   GET  /api/tables                     tables waiting for players or being played
   GET  /api/tables/finished            the latest finished games with their results
-  POST /api/tables                     make a table: game, options, seats, clock, bot pace, rated;
-                                       the tokens of the seats at this screen (`server.onescreen`)
+  POST /api/tables                     make a table: game, options, seats, clock, bot pace, rated,
+                                       turn-based (`server.turnbased`); the tokens of the seats
+                                       at this screen (`server.onescreen`)
   GET  /api/tables/{id}                one table's seats and status
   POST /api/tutorials                  a guided first game against a friendly bot, learner seated
   POST /api/tutorials/here             the same for several learners at one screen: their tokens
@@ -66,7 +67,6 @@ from fastapi.responses import (
     Response,
 )
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, Field
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import HTTPConnection, Request
@@ -95,6 +95,13 @@ from spieltisch.server.mail.routes import mail_router
 from spieltisch.server.mail.settings import MailSettings
 from spieltisch.server.onescreen import CreateTable, GuidedHere, guided_here, make_table
 from spieltisch.server.replays import Encoded, FinishedGames
+from spieltisch.server.requests import (
+    STATUS,
+    Joined,
+    JoinIn,
+    LeaveIn,
+    TutorialIn,
+)
 from spieltisch.server.reviews import review
 from spieltisch.server.settle import CatchTiming
 from spieltisch.server.site import RedisSite, Site
@@ -136,59 +143,6 @@ GZIP_FROM = 1024
 """Responses from this many bytes on are sent compressed to browsers that accept it."""
 CLOSE_FOREIGN = 4403
 """The close code of a socket that carries the session cookie from another site's page."""
-_STATUS = {
-    "no_table": 404,
-    "no_player": 404,
-    "rated_needs_account": 403,
-    "bad_token": 403,
-    "table_full": 409,
-    "seat_taken": 409,
-    "not_over": 409,
-    "no_odds": 409,
-    "no_review": 409,
-    "no_scene": 404,
-    "game_over": 409,
-    "table_broken": 410,
-    "table_closed": 410,
-    "too_many_tables": 429,
-    "too_many_seat_changes": 429,
-    "bad_name": 422,
-    "weak_password": 422,
-    "bad_settings": 422,
-    "bad_email": 422,
-    "name_taken": 409,
-    "already_seated": 409,
-    "bad_sign_in": 401,
-    "not_signed_in": 401,
-    "wrong_password": 403,
-    "foreign_origin": 403,
-    "no_seat_here": 404,
-    "too_many_sign_ins": 429,
-    "server_full": 503,
-    "unavailable": 503,
-}
-
-
-class TutorialIn(BaseModel):
-    game: str = Field(description="pickomino, karolinchen or riffraff")
-    name: str = Field(description="the learner's display name, 1 to 32 characters")
-    seed: int | None = Field(None, description="seed of the table's dice (random if omitted)")
-
-
-class JoinIn(BaseModel):
-    name: str = Field(description="the display name, 1 to 32 characters")
-    seat: int | None = Field(None, description="the seat (0-based); the first free one if omitted")
-
-
-class LeaveIn(BaseModel):
-    token: str
-    bot: str | None = Field(None, description="the bot that takes over (a strong one if omitted)")
-
-
-class Joined(BaseModel):
-    seat: int
-    token: str
-    table: dict[str, Any]
 
 
 def create_app(
@@ -228,6 +182,7 @@ def create_app(
         idle_close=idle_close,
         waiting_close=limits.waiting_hours * 3600,
         active_window=limits.active_minutes * 60,
+        max_turn_based=limits.turn_based_per_player,
         site=Site() if broker is None else RedisSite(broker, f"spieltisch:{store.site_key()}:"),
     )
     lobby.load()
@@ -447,7 +402,7 @@ async def _socket_account(accounts: Accounts, websocket: WebSocket) -> str | Non
 def _refusal(error: TableError) -> JSONResponse:
     """A refusal as JSON, with the HTTP status its code stands for."""
     answer = {"error": error.code, "message": error.message, **error.details}
-    return JSONResponse(answer, _STATUS.get(error.code, 400))
+    return JSONResponse(answer, STATUS.get(error.code, 400))
 
 
 def _client_address(request: HTTPConnection) -> str | None:

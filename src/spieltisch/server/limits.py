@@ -50,6 +50,7 @@ class Limits:
     seat_changes_per_minute: int = 10  # joins and leaves at one seat in a minute (0: any)
     sockets_per_address: int = 100  # WebSockets one client address holds open at once (0: any)
     reconnects_per_second: int = 20  # new ones a second from one address, over 10 s (0: any)
+    turn_based_per_player: int = 20  # unfinished turn-based tables one player may sit at
 
 
 @dataclass

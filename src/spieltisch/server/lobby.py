@@ -25,16 +25,14 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from spieltisch.bots.base import bot_names, read_bot_spec
-from spieltisch.core.errors import InvalidOptions
+from spieltisch.bots.base import bot_names
 from spieltisch.core.options import describe_options
 from spieltisch.core.protocol import JsonValue
-from spieltisch.core.registry import game_class, game_names, make_game
+from spieltisch.core.registry import game_class, game_names
 from spieltisch.server.clock import Clock, WallClock
 from spieltisch.server.common import (
     TableError,
     chat_json,
-    check_bot_spec,
     clean_chat,
     clean_name,
     is_tutorial,
@@ -47,6 +45,7 @@ from spieltisch.server.hooks import default_turn_clock, hooks_for, tutors
 from spieltisch.server.limits import TableQuota
 from spieltisch.server.mail.turns import TurnMail
 from spieltisch.server.news import SiteNews
+from spieltisch.server.newtable import MAX_SEED, check_settings, checked_game
 from spieltisch.server.presence import Presence
 from spieltisch.server.push import Pusher
 from spieltisch.server.rated import bots_described
@@ -57,6 +56,13 @@ from spieltisch.server.storage import Storage
 from spieltisch.server.store import ChatRow, SeatRow, Store, TableRow
 from spieltisch.server.table import CHAT_TAIL, LiveTable
 from spieltisch.server.tables import TableKeeper
+from spieltisch.server.turnbased import (
+    MAX_TURN_BASED,
+    TURN_BASED,
+    TURN_SWEEP,
+    TurnBased,
+    check_seat,
+)
 from spieltisch.server.work import Work
 from spieltisch.server.writer import Writer
 
@@ -64,7 +70,6 @@ __all__ = ["BOT_PACES", "TUTORIAL_PACE", "Connection", "Lobby", "SeatSpec"]
 
 log = logging.getLogger(__name__)
 
-MAX_SEED = 2**63  # a seed is stored as a signed 64-bit integer
 RACES = 3
 """How often a join or a leave is tried when other workers keep changing the table first."""
 
@@ -91,6 +96,8 @@ class Lobby:
     idle_close: float = 24 * 3600.0  # an unfinished table without a change is closed after
     waiting_close: float = 3600.0  # the same for a table waiting for players, a guided game
     active_window: float = 1800.0  # a table is in play while it changed this recently
+    max_turn_based: int = MAX_TURN_BASED  # unfinished turn-based tables one player may sit at
+    turn_sweep: float = TURN_SWEEP  # seconds between looks for passed turn-based deadlines
     site: Site = field(default_factory=Site)  # the other workers of the site, if any
     tables: dict[str, LiveTable] = field(default_factory=dict)
     broken: dict[str, str] = field(default_factory=dict)  # table -> why it cannot be loaded
@@ -137,6 +144,7 @@ class Lobby:
     async def close(self) -> None:
         tasks = [t for timers in self.timers.values() for t in timers.tasks()]
         tasks += list(self.writer.background)
+        await self.scheduler.stop()
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -192,41 +200,14 @@ class Lobby:
         address: str | None = None,
         pace: str = "normal",
         rated: bool = False,
+        turn_based: TurnBased | None = None,
     ) -> LiveTable:
-        """A new table with `seats`; `address` is the client's, for the quota."""
-        try:
-            cls = game_class(game_name)
-        except KeyError as error:
-            raise TableError("unknown_game", str(error.args[0]) + ".") from None
-        if not cls.min_players <= len(seats) <= cls.max_players:
-            raise TableError(
-                "bad_seats",
-                f"{cls.title} is played by {cls.min_players} to {cls.max_players} players; "
-                f"{len(seats)} seats were given.",
-            )
-        people = sum(1 for spec in seats if spec.bot is None)
-        change_options = hooks_for(game_name).table_options
-        if change_options is not None:
-            options = change_options(options, people)
-        try:
-            game = make_game(game_name, {**options, "players": len(seats)})
-        except InvalidOptions as error:
-            raise TableError("bad_options", f"Game options: {error}.") from None
-        for spec in seats:
-            if spec.bot is not None:
-                check_bot_spec(spec.bot)
-                try:
-                    read_bot_spec(game_name, spec.bot)
-                except KeyError as error:
-                    raise TableError("unknown_bot", str(error.args[0]) + ".") from None
-        if clock is not None and not 5 <= clock <= 3600:
-            raise TableError("bad_clock", "A turn clock must be from 5 to 3600 seconds.")
-        if seed is not None and not 0 <= seed < MAX_SEED:
-            raise TableError("bad_seed", f"A seed must be a whole number from 0 to {MAX_SEED - 1}.")
-        if pace not in BOT_PACES:
-            raise TableError("bad_pace", f"A bot pace is one of: {', '.join(BOT_PACES)}.")
-        if rated and seed is not None:
-            raise TableError("rated_seeded", "A rated table rolls secret dice; leave out the seed.")
+        """A new table with `seats`; `address` is the client's, for the quota; a turn-based
+        table's time per move comes from `turn_based` (`server.turnbased`)."""
+        game = checked_game(game_name, options, [spec.bot for spec in seats])
+        check_settings(clock, seed, pace, rated, turn_based)
+        if turn_based is not None:
+            clock = turn_based.seconds
         self.keeper.close_idle()
         now = self.clock.now()
         self.quota.admit(address, now, sum(1 for t in self.tables.values() if self.in_play(t, now)))
@@ -244,6 +225,8 @@ class Lobby:
         )
         seat_rows = [SeatRow(n, s.bot, None, None) for n, s in enumerate(seats)]
         table = LiveTable.create(row, seat_rows, self.timing)
+        if turn_based is not None:  # its first entry, so that it survives a restart
+            table.event(TURN_BASED, turn_based.args(), None)
         table.inline_physics = False
         table.touched = self.clock.now()
         table.run_chance()  # an all-bot table starts at once
@@ -344,6 +327,7 @@ class Lobby:
             table = await self.find(table_id)
             if seat is not None and not 0 <= seat < len(table.seats):
                 raise TableError("no_seat", f"Seats are numbered 1 to {len(table.seats)}.")
+            await check_seat(self, table, account_id)
             taken, token = table.join(seat, name, account_id)
             if await self.won(table, attempt):
                 return taken, token

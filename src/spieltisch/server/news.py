@@ -92,6 +92,7 @@ class SiteNews:
         find empty), rolls dice that are due and starts them."""
         await self.refresh(table_id)
         await self._read_catch(table_id)
+        await self.lobby.scheduler.turns.read_banks(table_id)
         table = self.lobby.tables.get(table_id)
         if table is None or table.over or not self.lobby.site.owns(table_id):
             return

@@ -23,7 +23,9 @@ from spieltisch.server.accounts.store import AccountRow
 from spieltisch.server.common import TableError
 from spieltisch.server.hooks import default_turn_clock, hooks_for
 from spieltisch.server.lobby import Lobby, SeatSpec
+from spieltisch.server.requests import TurnBasedIn
 from spieltisch.server.table import LiveTable
+from spieltisch.server.turnbased import TurnBased
 
 __all__ = ["CreateTable", "GuidedHere", "SeatIn", "guided_here", "make_table", "people_for_clock"]
 
@@ -54,6 +56,9 @@ class CreateTable(BaseModel):
     )
     pace: str = Field("normal", description="how long bots pause: 'instant', 'normal' or 'slow'")
     rated: bool = Field(False, description="the end changes the players' ratings (signed in only)")
+    turn_based: TurnBasedIn | None = Field(
+        None, description="a turn-based table (signed in only; null: real time, as `clock` says)"
+    )
 
 
 def here_seats(seats: list[SeatIn]) -> list[int]:
@@ -83,13 +88,14 @@ async def make_table(
             "At a rated table every player signs in on a device of their own; seat one "
             "person at this screen.",
         )
+    turns = _turn_based(body, account, len(here))
     names = [_here_name(body.seats[n].name) for n in here]
     await _check_names(accounts, names, account is not None)
     asked = "clock" in body.model_fields_set  # an explicit null switches it off
     clock = body.clock if asked else default_turn_clock(body.game, people_for_clock(body.seats))
     seats = [SeatSpec(s.bot) for s in body.seats]
     table = await lobby.create(
-        body.game, body.options, seats, clock, body.seed, address, body.pace, body.rated
+        body.game, body.options, seats, clock, body.seed, address, body.pace, body.rated, turns
     )
     return await _seat_here(lobby, table, list(zip(here, names, strict=True)), account)
 
@@ -137,6 +143,22 @@ async def _seat_here(
         held.append({"seat": seat, "token": token})
     summary = (await lobby.find(table.id)).summary() if held else table.summary()
     return {**summary, "here": held} if held else dict(summary)
+
+
+def _turn_based(body: CreateTable, account: AccountRow | None, here: int) -> TurnBased | None:
+    """The turn-based settings asked for; refused for guests, who could not come back over
+    days (so, as at a rated table, one person at this screen at most)."""
+    if body.turn_based is None:
+        return None
+    if account is None:
+        raise TableError("turn_based_needs_account", "Sign in to make a turn-based table.")
+    if here > 1:
+        raise TableError(
+            "turn_based_needs_account",
+            "At a turn-based table every player signs in on a device of their own; seat one "
+            "person at this screen.",
+        )
+    return TurnBased(**body.turn_based.model_dump())
 
 
 def _here_name(name: str | None) -> str:

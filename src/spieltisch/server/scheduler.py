@@ -14,6 +14,7 @@ over or closing the window empty.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -34,6 +35,7 @@ from spieltisch.server.common import (
 from spieltisch.server.hooks import settle_with_motion
 from spieltisch.server.settle import CatchWindow, Show
 from spieltisch.server.table import LiveTable
+from spieltisch.server.turnbased import TurnClocks, turn_based_of
 
 if TYPE_CHECKING:
     from spieltisch.server.lobby import Lobby
@@ -66,6 +68,7 @@ class Timers:
     roll: asyncio.Task[None] | None = None  # a paced roll (Karolinchen)
     deadline: float | None = None  # wall-clock time when the turn clock runs out
     clocked_seat: int | None = None
+    banks: dict[int, float] | None = None  # a turn-based table's time left per seat
 
     def tasks(self) -> list[asyncio.Task[None]]:
         """The table's timer tasks that exist."""
@@ -78,12 +81,18 @@ class Scheduler:
 
     def __init__(self, lobby: Lobby) -> None:
         self.lobby = lobby
+        self.turns = TurnClocks(lobby)
+        self.sweeper: asyncio.Task[None] | None = None
 
     def resume(self) -> None:
         """Start the bots and clocks of every table (needs the running event loop)."""
         self.lobby.work.warm()
         for table in self.lobby.tables.values():
             self.schedule(table)
+        self.sweeper = asyncio.get_running_loop().create_task(self.turns.sweep_forever())
+
+    def timers_of(self, table_id: str) -> Timers:
+        return self.lobby.timers.setdefault(table_id, Timers())
 
     def schedule(self, table: LiveTable) -> None:
         if tutorial_left(table) or not self.lobby.site.owns(table.id):
@@ -122,25 +131,39 @@ class Scheduler:
     def schedule_clock(self, table: LiveTable, timers: Timers) -> None:
         seat = table.mover()
         human = seat is not None and table.seats[seat].bot is None
+        turns = turn_based_of(table)
         if not human or table.row.clock is None:
             if timers.deadline is not None:  # the other workers forget it too
                 self.lobby.site.publish(
                     {"k": "clock", "t": table.id, "v": table.version, "d": None}
                 )
                 self._keep(table.id, CLOCK, None)
+                self.turns.turn_ended(table, timers)
             self.stop_clock(timers)
             return
         if timers.clock is not None and not timers.clock.done() and timers.clocked_seat == seat:
             return  # the same person's turn goes on: the clock keeps running
+        if turns is not None and timers.deadline is not None and timers.clocked_seat == seat:
+            return  # the same on a turn-based table, whose deadline the sweep watches
         taken_over = timers.deadline if timers.clocked_seat == seat else None  # heard or stored
+        if taken_over is None:
+            self.turns.turn_ended(table, timers)
         self.stop_clock(timers)
-        timers.deadline = taken_over or self.lobby.clock.now() + table.row.clock
+        assert seat is not None
+        if turns is None:
+            turn_time = table.row.clock
+        else:
+            turn_time = self.turns.time_for(table, turns, seat, timers)
+        timers.deadline = taken_over or self.lobby.clock.now() + turn_time
         timers.clocked_seat = seat
-        if taken_over is None and seat is not None:
+        if taken_over is None:
             self._keep(table.id, CLOCK, (seat, timers.deadline))
-        timers.clock = self.supervised(
-            "turn clock", table.id, self.run_clock, timers.deadline, seat
-        )
+            if turns is not None:
+                self.turns.turn_passed(table, seat, timers.deadline)
+        if turns is None:
+            timers.clock = self.supervised(
+                "turn clock", table.id, self.run_clock, timers.deadline, seat
+            )
         self.lobby.site.publish(
             {"k": "clock", "t": table.id, "v": table.version, "d": timers.deadline}
         )
@@ -239,14 +262,23 @@ class Scheduler:
     async def run_clock(self, table_id: str, deadline: float, seat: int) -> None:
         await self.lobby.clock.sleep(max(0.0, deadline - self.lobby.clock.now()))
         timers = self.lobby.timers[table_id]
+        table = self.lobby.tables[table_id]
         if timers.clock is asyncio.current_task():  # run out: the next turn gets a new clock
+            if table.mover() == seat:
+                self.turns.turn_ended(table, timers, timed_out=True)
             timers.clock, timers.deadline, timers.clocked_seat = None, None, None
             self._keep(table_id, CLOCK, None)
-        table = self.lobby.tables[table_id]
         if table.mover() != seat:
             return
         spec = stand_in_bot(table.game)
-        table.event("timeout", {"seat": seat, "bot": spec}, None)
+        turns = turn_based_of(table)
+        if turns is not None and turns.rule == "remove":  # a bot plays the seat from now on
+            table.event("timeout", {"seat": seat, "bot": spec, "rule": turns.rule}, None)
+            table.leave(seat, spec)
+            await self.lobby.changed(table)
+            return
+        told = {} if turns is None else {"rule": turns.rule}
+        table.event("timeout", {"seat": seat, "bot": spec, **told}, None)
         while (table := self.lobby.tables[table.id]).mover() == seat:
             version = table.version
             try:
@@ -300,6 +332,13 @@ class Scheduler:
             return
         table.play(window.seat, "catch none")
         await self.lobby.changed(table)
+
+    async def stop(self) -> None:
+        """Stop the sweep of turn-based deadlines."""
+        if self.sweeper is not None:
+            self.sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.sweeper
 
     def stop_timers(self, table_id: str) -> None:
         timers = self.lobby.timers.pop(table_id, Timers())

@@ -37,6 +37,7 @@ from spieltisch.server.common import (
 from spieltisch.server.hooks import hooks_for, needs_physics, settle_with_motion
 from spieltisch.server.settle import CatchTiming, CatchWindow, Motion, Show, make_show, timing_for
 from spieltisch.server.store import ChatRow, EntryRow, SeatRow, Store, TableRow
+from spieltisch.server.turnbased import turn_based_of
 
 __all__ = [
     "CHAT_BURST",
@@ -401,6 +402,7 @@ class LiveTable:
             "created": self.row.created,
             "seeded": self.row.seeded,
             "rated": self.row.rated,
+            "turn_based": None if (turns := turn_based_of(self)) is None else turns.args(),
             "seed": self.row.seed if self.row.seeded else None,
             "seats": [
                 {

@@ -22,6 +22,7 @@ from spieltisch.server.rated import RatedEnd, rated_end
 from spieltisch.server.scheduler import CATCH, CLOCK, open_window_of
 from spieltisch.server.store import EntryRow, SeatRow, TableRow
 from spieltisch.server.table import LiveTable
+from spieltisch.server.turnbased import BANK, turn_based_of
 
 if TYPE_CHECKING:
     from spieltisch.server.lobby import Lobby
@@ -48,10 +49,12 @@ class TableKeeper:
         start. (The windows are read first: a table read after is at least as new.)"""
         catches = self.lobby.store.deadline_data(CATCH)
         clocks = self.lobby.store.deadlines(CLOCK)
+        banks = self.lobby.store.deadline_data(BANK)
         for table_id in self.lobby.store.table_ids():
             table = self.add(table_id, at_start=True, catch=catches.get(table_id))
             if table is not None:
                 self.lobby.scheduler.restore_clock(table, clocks.get(table_id))
+                self.lobby.scheduler.turns.restore_banks(table_id, banks.get(table_id))
         self.lobby.broken.update(self.lobby.store.broken())
         self.lobby.closed.update(self.lobby.store.closed())
 
@@ -216,6 +219,9 @@ class TableKeeper:
     def _idle_limit(self, table: LiveTable) -> float:
         """How long the table may go without a change: a game in play waits longer for its
         players than a table nobody sat down at or a guided game left alone."""
+        turns = turn_based_of(table)
+        if turns is not None:  # its players come over days; its clock moves it on in time
+            return max(self.lobby.idle_close, 2 * turns.longest())
         if table.started and not is_tutorial(table):
             return self.lobby.idle_close
         return min(self.lobby.idle_close, self.lobby.waiting_close)

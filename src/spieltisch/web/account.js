@@ -4,8 +4,10 @@
 import { api, heldSeats, keepToken } from "./api.js";
 import { h, replaceChildren, s } from "./dom.js";
 import { language, LANGUAGES, t } from "./i18n.js";
-import { accountErrorText, fieldOf, sortMyTables, turnText } from "./account_model.js";
+import { accountErrorText, fieldOf, turnText } from "./account_model.js";
 import { mailPanel } from "./mail.js";
+import { leftText } from "./turnbased.js";
+import { byTimeLeft } from "./turnbased_model.js";
 
 /** @typedef {{ name: string, settings: { language?: string } }} Account */
 /**
@@ -382,11 +384,12 @@ export function myTablesPanel(games, rows, page) {
   return h("section", { class: "panel", id: "my-tables", "aria-labelledby": "my-tables-title" },
     h("h2", { id: "my-tables-title", text: t("mine.title") }),
     rows.length
-      ? h("ul", { class: "tables my-tables" }, sortMyTables(rows).map((row) => h("li", {
+      ? h("ul", { class: "tables my-tables" }, byTimeLeft(rows).map((row) => h("li", {
         class: `my-table${row.your_turn ? " your-turn" : ""}`, "data-table": row.table },
       h("div", { class: "my-table-about", id: `my-table-${row.table}` },
         h("strong", { text: title(row.game) }), " ",
         h("span", { class: row.your_turn ? "badge turn-note" : "muted turn-note", text: turnText(row) }),
+        row.your_turn && row.deadline ? h("span", { class: "time-left", text: ` ${leftText(row)}` }) : null,
         h("span", { class: "names", text: row.players.filter(Boolean).join(" · ") })),
       h("button", { type: "button", class: row.your_turn ? "primary take-seat" : "take-seat", id: `take-seat-${row.table}`,
         "aria-describedby": `my-table-${row.table}`, text: t("mine.take_seat"), onclick: () => takeSeat(row.table, page) }))))

@@ -10,6 +10,8 @@
 
 import { api, ApiError, keepName, keepToken, savedName, tokenFor } from "./api.js";
 import { hereAt, keepHere, merged, showing, stillUncovered, tableLink as openLink } from "./onescreen.js";
+import { alarmPlace, noteMyTables, turnBadge, turnBasedChoice, turnBasedLabel, turnBasedLogText, watchTurns } from "./turnbased.js";
+import { timeLeftText } from "./turnbased_model.js";
 import { accountLanguage, accountMark, accountNav, accountPage, currentAccount, drawNav, loadMyTables, loadSession,
   myTablesPanel, noteRoute, saveLanguage, signInPage } from "./account.js";
 import { clear, h, keepingPlace, replaceChildren } from "./dom.js";
@@ -119,7 +121,8 @@ function lobbyPage() {
   let mine = null; // "My tables" of a signed-in player
   let timer = null;
   // clock null: the game's time per turn when two or more people sit at the table, else none
-  const form = { game: "pickomino", seats: [null, "optimal"], clock: null, pace: "normal", options: {}, rated: false, names: {} };
+  const form = { game: "pickomino", seats: [null, "optimal"], clock: null, pace: "normal", options: {}, rated: false, names: {},
+    turn: { move: "", bank: "none", rule: "bot_plays" } }; // turn.move "": real time
   const root = h("div", { class: "lobby" });
   // Kept across redraws, so what is being typed survives a language switch or a refresh.
   const name = h("input", { id: "name", value: savedName(), maxlength: 32, autocomplete: "nickname" });
@@ -130,6 +133,7 @@ function lobbyPage() {
   async function load() {
     try {
       [games, tables, finished, mine] = await Promise.all([api("/api/games"), api("/api/tables"), api("/api/tables/finished"), loadMyTables()]);
+      noteMyTables(mine, gameTitles());
       reviewed = reviewedGames(games);
       if (!games.some((g) => g.name === form.game) && games.length) form.game = games[0].name;
       draw();
@@ -258,7 +262,8 @@ function lobbyPage() {
         h("button", { class: "small", text: "+", title: t("lobby.add_seat"), "aria-label": t("lobby.add_seat"), onclick: () => resize(1) })),
       h("ol", { class: "seat-list" }, form.seats.map((_, i) => seatChoice(game, i))),
       h("p", { class: "muted option-doc", text: t("lobby.here_doc") }),
-      h("div", { class: "clock-choice" }, h("label", {}, h("span", { text: t("lobby.clock") }), clock),
+      currentAccount() ? turnBasedChoice(form.turn, draw) : null,
+      turnBased() ? null : h("div", { class: "clock-choice" }, h("label", {}, h("span", { text: t("lobby.clock") }), clock),
         h("p", { class: "muted option-doc", text: t("lobby.clock_doc") })),
       paceChoice(),
       currentAccount() ? ratedChoice(form) : null,
@@ -282,6 +287,7 @@ function lobbyPage() {
               pace: form.pace,
               options: form.options,
               rated: Boolean(currentAccount()) && form.rated,
+              turn_based: turnBased() ? form.turn : null,
             });
             if (atScreen) {
               keepHere(table.id, { game: form.game, seats: table.here });
@@ -298,6 +304,11 @@ function lobbyPage() {
           }
         },
       }));
+  }
+
+  // Whether the form makes a turn-based table (signed-in players only).
+  function turnBased() {
+    return Boolean(currentAccount() && form.turn.move);
   }
 
   // The turn clock in the form: the one chosen, else the game's default for two or more people.
@@ -357,6 +368,7 @@ function lobbyPage() {
         h("span", { class: "muted", text: t(`lobby.status.${table.status}`) }),
         free ? h("span", { class: "badge", text: t("lobby.open_seats", { n: free }) }) : null,
         table.rated ? h("span", { class: "badge rated", text: t("rate.rated_badge") }) : null,
+        table.turn_based ? h("span", { class: "badge turn-based", text: turnBasedLabel(table) }) : null,
         table.seeded ? h("span", { class: "badge seeded", title: t("table.seeded", { seed: table.seed }), text: t("lobby.seeded") }) : null,
         h("span", { class: "names" }, seatNames(table.seats))));
   }
@@ -367,6 +379,10 @@ function lobbyPage() {
       h("section", { class: "games" }, h("h2", { text: t("lobby.games") }), h("div", { class: "game-list" }, games.map(gameCard))),
       createForm(),
       drawTables());
+  }
+
+  function gameTitles() {
+    return Object.fromEntries(games.map((g) => [g.name, g.title]));
   }
 
   function drawMine() {
@@ -400,6 +416,7 @@ function lobbyPage() {
       const before = JSON.stringify(mine);
       const signedIn = currentAccount() !== null;
       [tables, finished, mine] = await Promise.all([api("/api/tables"), api("/api/tables/finished"), loadMyTables()]);
+      noteMyTables(mine, gameTitles());
       if (signedIn !== (currentAccount() !== null)) keepingPlace(draw); // the session ended elsewhere
       else if (JSON.stringify(mine) !== before) keepingPlace(drawMine);
       drawTables();
@@ -705,13 +722,17 @@ function tablePage(tableId, guided = false) {
       ? h("span", { class: "muted here-view", text: t("here.view", { name: seatName(table.seats[you]) }) }) : null;
     return h("p", { class: `status${mine}${here ? " here-status" : ""}`, id: "status" },
       text, " ", clock, viewing, you === null && !here && table.status !== "waiting" ? h("span", { class: "muted", text: t("table.watching") }) : null,
-      table.seeded ? h("span", { class: "muted seeded", id: "seeded", text: t("table.seeded", { seed: table.seed }) }) : null);
+      table.seeded ? h("span", { class: "muted seeded", id: "seeded", text: t("table.seeded", { seed: table.seed }) }) : null,
+      table.turn_based ? h("span", { class: "muted turn-based", id: "turn-based", text: turnBasedLabel(table) }) : null);
   }
 
   function tickClock() {
     const node = document.getElementById("clock");
     if (!node || !last || !last.deadline) return;
-    node.textContent = t("table.clock", { s: Math.max(0, Math.round(last.deadline - Date.now() / 1000)) });
+    const left = last.deadline - Date.now() / 1000;
+    node.textContent = last.table.turn_based
+      ? t("tb.left", { time: timeLeftText(left) })
+      : t("table.clock", { s: Math.max(0, Math.round(left)) });
   }
 
   function tick() {
@@ -875,7 +896,7 @@ export function logText(entry, names, view) {
 function logWords(entry, names, view) {
   const args = { ...entry.args };
   if (typeof args.seat === "number") args.name = args.name || names[args.seat] || `#${args.seat + 1}`;
-  const special = view && view.logText ? view.logText(entry, args, names) : null;
+  const special = turnBasedLogText(entry, args) || (view && view.logText ? view.logText(entry, args, names) : null);
   if (special) return special;
   if (entry.key === "move") return "action" in args ? t("log.move", args) : t("log.move_hidden", args);
   if (entry.key === "chance") return "outcome" in args ? t("log.chance", args) : t("log.chance_hidden");
@@ -1029,7 +1050,8 @@ async function start() {
   for (const [code, label] of Object.entries(LANGUAGES)) select.append(h("option", { value: code, text: label }));
   select.value = language();
   select.closest("label").before(motionSwitch());
-  select.closest("label").after(accountNav());
+  select.closest("label").after(accountNav(), turnBadge());
+  document.querySelector(".site-top")?.after(alarmPlace());
   select.addEventListener("change", () => {
     useLanguage(select.value);
     saveLanguage(select.value).catch((error) => notify(errorText(error)));
@@ -1037,6 +1059,7 @@ async function start() {
   translateStatic();
   window.addEventListener("hashchange", route);
   route();
+  watchTurns(loadMyTables);
 }
 
 export { ApiError };

@@ -5,6 +5,7 @@ import { MAIL_STRINGS } from "./i18n_mail.js";
 import { PRESENCE_STRINGS } from "./i18n_presence.js";
 import { ONESCREEN_STRINGS } from "./i18n_onescreen.js";
 import { RATING_STRINGS } from "./i18n_ratings.js";
+import { TURN_BASED_STRINGS } from "./i18n_turnbased.js";
 
 export const LANGUAGES = { de: "Deutsch", en: "English", fr: "Français", it: "Italiano", nl: "Nederlands" };
 
@@ -2389,7 +2390,8 @@ const STRINGS = {
     "lobby.pace_doc": "Hoe lang een bot wacht voor elke zet: direct, normaal of langzaam, zodat je zijn zetten kunt volgen.",
   },
 };
-for (const added of [ACCOUNT_STRINGS, PRESENCE_STRINGS, RATING_STRINGS, MAIL_STRINGS, ONESCREEN_STRINGS]) { // accounts and My tables; who is here; ratings; mail; one screen
+// accounts and My tables; who is here; ratings; turn-based tables; mail; one screen
+for (const added of [ACCOUNT_STRINGS, PRESENCE_STRINGS, RATING_STRINGS, TURN_BASED_STRINGS, MAIL_STRINGS, ONESCREEN_STRINGS]) {
   for (const [code, strings] of Object.entries(added)) Object.assign(STRINGS[code], strings);
 }
 

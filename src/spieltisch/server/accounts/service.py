@@ -44,6 +44,7 @@ from spieltisch.server.rated import ratings_of
 from spieltisch.server.rating_stats import recent_games
 from spieltisch.server.replays import FinishedGames
 from spieltisch.server.table import LiveTable
+from spieltisch.server.turnbased import turn_time_left
 
 if TYPE_CHECKING:
     from spieltisch.server.lobby import Lobby
@@ -323,9 +324,10 @@ class Accounts:
                     "your_turn": mover == seat.seat,
                     "version": table.version,
                     "updated": table.touched,
+                    **turn_time_left(self.lobby, table, mover == seat.seat),
                 }
             )
-        return mine
+        return sorted(mine, key=_by_time_left)
 
     async def _table(self, seat: SeatOfAccount, unfinished: bool = False) -> LiveTable | None:
         """The table of a seat, if it can be shown (with `unfinished`, a finished game that
@@ -337,6 +339,15 @@ class Accounts:
             return await lobby.find(seat.table_id)
         except TableError:
             return None
+
+
+def _by_time_left(row: dict[str, JsonValue]) -> tuple[bool, float, float]:
+    """Tables where it is the player's turn first, the least time left first; then the
+    others, the latest changed first."""
+    deadline = row.get("deadline")
+    left = float(deadline) if isinstance(deadline, (int, float)) else float("inf")
+    updated = row["updated"]
+    return not row["your_turn"], left, -float(updated) if isinstance(updated, float) else 0.0
 
 
 def _throttle_keys(key: str, address: str | None) -> list[str]:
