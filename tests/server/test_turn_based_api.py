@@ -59,6 +59,20 @@ def test_a_guest_neither_makes_nor_joins_a_turn_based_table(tmp_path: Path) -> N
     assert guest.status_code == 403 and guest.json()["error"] == "turn_based_needs_account"
 
 
+def test_a_turn_based_table_seats_one_person_at_this_screen_at_most(tmp_path: Path) -> None:
+    here = [{"bot": None, "name": "Ann"}, {"bot": None, "name": "Ben"}, {"bot": "greedy"}]
+    body = {"game": "pickomino", "seats": here, "turn_based": {"move": "1d"}}
+    with app_client(tmp_path) as client:
+        sign_up(client)
+        two = client.post("/api/tables", json=body)
+        one = client.post("/api/tables", json={**body, "seats": [here[0], here[2]]})
+        tables = client.get("/api/tables").json()
+    assert two.status_code == 403 and two.json()["error"] == "turn_based_needs_account"
+    assert one.status_code == 201, one.text
+    assert one.json()["turn_based"]["move"] == "1d" and len(one.json()["here"]) == 1
+    assert [table["id"] for table in tables] == [one.json()["id"]]  # the refused one was not made
+
+
 def test_settings_that_are_not_offered_are_refused(tmp_path: Path) -> None:
     with app_client(tmp_path) as client:
         sign_up(client)
