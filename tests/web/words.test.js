@@ -66,6 +66,14 @@ test("a log line starts upper case, even when it starts with a bot's name", () =
   assert.equal(sentence(""), "");
 });
 
+test("every sentence of a log line starts upper case, numbers and names inside are kept", () => {
+  setLanguage("en");
+  assert.equal(sentence("bot greedy lays out the apricots card. bot greedy puts 1 on the cherries."),
+    "Bot greedy lays out the apricots card. Bot greedy puts 1 on the cherries.");
+  assert.equal(sentence("Ana has 1.30 worms. random wins!"), "Ana has 1.30 worms. Random wins!");
+  assert.equal(sentence("dé 3.5 reste"), "Dé 3.5 reste");
+});
+
 test("the bot that takes over a turn is named as a name, in quotes", () => {
   setLanguage("en");
   assert.equal(t("log.timeout", { name: "Ana", bot: "optimal" }), "Ana ran out of time; the bot “optimal” plays this turn.");

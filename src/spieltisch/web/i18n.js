@@ -2507,13 +2507,13 @@ function frenchSpacing(text) {
 }
 
 /**
- * `text` as a sentence: its first letter upper case (a log line may begin with a bot's name,
- * "random", or "robot pour Ana").
+ * `text` as sentences: the first letter of each upper case (a log line may begin with a bot's
+ * name, "random", or "robot pour Ana", and may hold several sentences).
  * @param {string} text
  * @returns {string}
  */
 export function sentence(text) {
-  return text.charAt(0).toLocaleUpperCase(current) + text.slice(1);
+  return text.replace(/(^|[.!?]\s+)(\p{Ll})/gu, (_, before, letter) => before + letter.toLocaleUpperCase(current));
 }
 
 /**
