@@ -95,13 +95,56 @@ def test_careful_tries_other_pieces_when_its_first_candidates_all_drop_something
 
     def trial(
         bot: object, state: object, placement: Placement, seeds: list[int], bound: object = None
-    ) -> object:
+    ) -> tuple[object, float]:
         falls = 1.0 if placement.piece == box else 0.0  # every box would drop something
-        return careful_module._Trial(placement, falls)
+        return careful_module._Trial(placement, falls), 1.0
 
     monkeypatch.setattr(careful_module.CarefulBot, "trial", trial)
-    wide = make_bot(game, "careful", seed=1).choose(state)
+    wide = make_bot(game, "careful:budget=1000", seed=1).choose(state)
     narrow = make_bot(game, "careful:wider=0", seed=1).choose(state)
     assert isinstance(wide, Place) and isinstance(narrow, Place)
     assert narrow.placement.piece == box
     assert wide.placement.piece != box
+
+
+def _every_trial_drops_one(
+    monkeypatch: pytest.MonkeyPatch, seconds: float, tried: list[object]
+) -> None:
+    from spieltisch.bots import riffraff as careful_module
+    from spieltisch.games.riffraff.board import Placement
+
+    def trial(
+        bot: object, state: object, placement: Placement, seeds: list[int], bound: object = None
+    ) -> tuple[object, float]:
+        tried.append(placement)
+        return careful_module._Trial(placement, 1.0), seconds
+
+    monkeypatch.setattr(careful_module.CarefulBot, "trial", trial)
+
+
+def test_careful_keeps_its_best_so_far_once_its_budget_of_simulated_seconds_is_spent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = RiffRaff({"players": 2, "start_seat": 0})
+    state = game.apply(game.apply(game.new_state(), Card(9)), Card(2))
+    tried: list[object] = []
+    _every_trial_drops_one(monkeypatch, 3.0, tried)
+    make_bot(game, "careful:budget=1000", seed=1).choose(state)
+    everything = len(tried)
+    assert everything == 18  # six first candidates and twelve wider ones
+    tried.clear()
+    make_bot(game, "careful:budget=10", seed=1).choose(state)
+    assert len(tried) == 4  # 3 + 3 + 3 < 10 <= 12 simulated seconds
+
+
+def test_careful_keeps_its_best_so_far_once_its_deadline_has_passed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = RiffRaff({"players": 2, "start_seat": 0})
+    state = game.apply(game.apply(game.new_state(), Card(9)), Card(2))
+    tried: list[object] = []
+    _every_trial_drops_one(monkeypatch, 0.1, tried)
+    bot = make_bot(game, "careful", seed=1)
+    bot.deadline = 0.0  # type: ignore[attr-defined]  (long past)
+    assert isinstance(bot.choose(state), Place)
+    assert len(tried) == 1  # one candidate is always tried
