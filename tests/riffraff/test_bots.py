@@ -145,6 +145,21 @@ def test_careful_keeps_its_best_so_far_once_its_deadline_has_passed(
     tried: list[object] = []
     _every_trial_drops_one(monkeypatch, 0.1, tried)
     bot = make_bot(game, "careful", seed=1)
-    bot.deadline = 0.0  # type: ignore[attr-defined]  (long past)
+    bot.think_within(-1.0)  # the deadline has passed before the decision begins
     assert isinstance(bot.choose(state), Place)
     assert len(tried) == 1  # one candidate is always tried
+    tried.clear()
+    make_bot(game, "careful", seed=1).choose(state)
+    assert len(tried) == 18  # without a deadline: within its budget (0.1 s a trial)
+
+
+def test_a_look_ahead_window_ends_once_enough_pieces_have_fallen() -> None:
+    from spieltisch.games.riffraff.board import Placement
+
+    game = RiffRaff({"players": 2, "start_seat": 0})
+    state = game.apply(game.apply(game.new_state(), Card(9)), Card(2))
+    barrel_on_the_tip = game.apply(state, Place(Placement(1, 9, 1.0)))  # it rolls off
+    full = game.placement_result(barrel_on_the_tip, 1, frames=False, hurry=3.5)
+    cut = game.placement_result(barrel_on_the_tip, 1, frames=False, hurry=3.5, enough_falls=1)
+    assert [f.body for f in cut.fallen] == [f.body for f in full.fallen] == [1]
+    assert cut.seconds < full.seconds
