@@ -1,5 +1,10 @@
-"""Riff Raff speed figures: one placement's settle window, and a four-player game of `careful`
-bots (its decisions and the whole game, in processor time).
+"""Riff Raff speed figures: one placement's settle window, and seeded 2- and 4-player games of
+`careful` bots: each search's wall and processor time by pieces on board (0-8, 8-16, 16-24,
+24 and more; median, 95th percentile, most) and the whole game's processor time.
+
+On a shared machine the wall times grow with the load (printed beside them); compare
+processor times, and run it with `nice -n -10`. `--spec` plays another bot (such as
+`careful:budget=12`), `--no-settle` only the games.
 
 The loaded ships are played, not built: two careful players (steadiness 0.5) load the ship
 in mirrored pairs of noisy placements (the same piece at the same point to port and to
@@ -11,13 +16,15 @@ fall are gone, as in a game. So the board rests as real play leaves it and is ne
 placements of a box at several points, on three boards loaded with different seeds;
 `on_board` is what the emptiest of them really holds.
 
-    python benchmarks/riffraff_bench.py [--json] [--repeats N] [--no-bot]
+    python benchmarks/riffraff_bench.py [--json] [--repeats N] [--no-bot] [--no-settle]
+                                        [--spec SPEC]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import time
@@ -151,8 +158,9 @@ def _percentile(values: list[float], share: float) -> float:
 
 
 def _by_fill(timed: list[tuple[int, float, float]]) -> tuple[Decisions, ...]:
+    """A row for each fill with decisions, and one for all (0 to 99)."""
     rows = []
-    for low, high in FILLS:
+    for low, high in (*FILLS, (0, 99)):
         wall = [w for n, w, _ in timed if low <= n < high]
         cpu = [c for n, _, c in timed if low <= n < high]
         if not wall:
@@ -248,11 +256,12 @@ def show_game(got: CarefulGame, as_json: bool) -> None:
         f"Riff Raff {got.spec}, {got.players}-player game (seed 1): {got.game_cpu_s:.1f} s "
         f"processor (target for 2 players 15 s), slowest decision {got.slowest_cpu:.2f} s; "
         f"{got.searches} searches (announce, place), by pieces on board "
-        "(s; targets: max 1.5 wall, median 0.15):"
+        "(s; targets: max 1.5 wall, median 0.15); load average "
+        + " ".join(f"{x:.1f}" for x in os.getloadavg())
     )
     print("   fill  count  wall median    p95    max  cpu median    p95    max")
     for row in got.fills:
-        fill = f"{row.low}-{row.high}" if row.high < 99 else f"{row.low}+"
+        fill = f"{row.low}-{row.high}" if row.high < 99 else f"{row.low}+" if row.low else "all"
         print(
             f"  {fill:>5}  {row.count:5d}  {row.median_wall:11.3f} {row.p95_wall:6.3f} "
             f"{row.max_wall:6.3f}  {row.median_cpu:10.3f} {row.p95_cpu:6.3f} {row.max_cpu:6.3f}"

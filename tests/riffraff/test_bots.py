@@ -163,3 +163,24 @@ def test_a_look_ahead_window_ends_once_enough_pieces_have_fallen() -> None:
     cut = game.placement_result(barrel_on_the_tip, 1, frames=False, hurry=3.5, enough_falls=1)
     assert [f.body for f in cut.fallen] == [f.body for f in full.fallen] == [1]
     assert cut.seconds < full.seconds
+
+
+def test_past_its_deadline_careful_keeps_one_draw_of_its_first_candidate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = RiffRaff({"players": 2, "start_seat": 0})
+    state = game.apply(game.apply(game.new_state(), Card(5)), Card(2))
+    draws: list[int | None] = []
+    simulate = game.placement_result
+
+    def counted(pending: object, seed: int | None, *args: object, **kwargs: object) -> object:
+        draws.append(seed)
+        return simulate(pending, seed, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(game, "placement_result", counted)
+    bot = make_bot(game, "careful", seed=1)
+    bot.think_within(-1.0)
+    assert isinstance(bot.choose(state), Place)
+    assert len(draws) == 1
+    make_bot(game, "careful", seed=1).choose(state)
+    assert len(draws) == 1 + 3  # without the deadline: three draws, nothing falls

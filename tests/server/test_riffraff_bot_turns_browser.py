@@ -6,8 +6,9 @@ the time from the state that asks a bot to announce or place to the state with i
 holds the bot's pause, what is left of the previous placement's motion (played 8 times faster
 here) and the decision, which the web table cuts off after `common.BOT_THINK` seconds of wall
 time. The figures go to artifacts/browser/riffraff-bot-turns.json; the check allows a busy
-machine three times the bound, so it fails when the bots search without the limit (several
-seconds on a full ship), not when the machine is slow.
+machine four times the bound (with a load average of 21 on two cores the longest turn took
+4.1 s, the median 1.5 s), so it fails when the bots search without the limit (on a full ship
+14 s of processor time, over a minute on such a machine), not when the machine is slow.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ sync_client = pytest.importorskip("websockets.sync.client")
 pytestmark = [*BROWSER_TESTS, pytest.mark.webgl]
 
 BOUND = 1.5  # seconds a bot may keep the table waiting
-MARGIN = 3.0  # a busy machine's allowance
+MARGIN = 4.0  # a busy machine's allowance
 SEARCHING = ("announce", "place")
 MAX_STEPS = 400
 

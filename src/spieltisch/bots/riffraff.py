@@ -245,13 +245,13 @@ class CarefulBot(Bot):
         """The mean number of fallen pieces over noisy copies of `placement`, one per seed
         (every candidate sees the same noise draws, so differences come from the choice),
         and the simulated seconds it took; once the falls reach `bound` the rest is not
-        tried (their mean is then a floor). Past the deadline, a trial with a best to beat
-        (a `bound`) gives up: it cannot win."""
+        tried (their mean is then a floor). Past the deadline a trial stops after the draw
+        it is in (see `_cut_short`)."""
         pending = self.game.apply(_as_placing(state), Place(placement))
         falls, seconds = 0, 0.0
-        for seed in seeds:
-            if bound is not None and self._past_deadline():  # a best so far exists
-                return _Trial(placement, float("inf")), seconds
+        for tried, seed in enumerate(seeds):
+            if tried and self._past_deadline():
+                return self._cut_short(placement, falls, tried, bound), seconds
             enough = None if bound is None else bound - falls
             result = self.game.placement_result(
                 pending, seed, frames=False, hurry=TRIAL_SECONDS, enough_falls=enough
@@ -261,6 +261,12 @@ class CarefulBot(Bot):
             if bound is not None and falls >= bound:
                 break
         return _Trial(placement, falls / len(seeds)), seconds
+
+    @staticmethod
+    def _cut_short(placement: Placement, falls: int, tried: int, bound: int | None) -> _Trial:
+        """A trial stopped by the deadline after `tried` noise draws: it cannot beat a best
+        so far (`bound`); without one, its mean over the draws tried is all there is."""
+        return _Trial(placement, float("inf") if bound is not None else falls / tried)
 
 
 def _level(area: int) -> int:
