@@ -51,7 +51,7 @@ pieces per placement against `random` instead of 0.39 (100 seeded 2-player games
 MAX_SAMPLES = 3
 MAX_CANDIDATES = 6
 MAX_WIDER = 12
-BUDGET = 6
+BUDGET = 8
 MAX_BUDGET = 1000
 """Simulated seconds of trials a decision may run before it keeps its best so far."""
 FINISH_SUPPLY = 2
@@ -112,6 +112,12 @@ def points_along(board: Board, area: int) -> tuple[float, ...]:
 class _Trial:
     placement: Placement
     expected_falls: float
+    clean: int = 0  # noise draws without a fall before the trial stopped
+
+    @property
+    def rank(self) -> tuple[float, int]:
+        """Lower is better: the fewest falls, then the most clean draws."""
+        return (self.expected_falls, -self.clean)
 
 
 @register_bot(RiffRaff.name)
@@ -201,13 +207,13 @@ class CarefulBot(Bot):
         return self._last[1]
 
     def best(self, state: RiffRaffState) -> _Trial:
-        """The first candidate with the fewest falls; when each of the first `candidates`
-        drops something, up to `wider` more, of every piece type held. Trials that cannot
-        win stop early: a candidate whose falls reach the best so far (also within a trial,
-        the moment they do), and every candidate after one that drops nothing (the choice is
-        the same as trying them all). Once the decision's trials have run `budget` simulated
-        seconds, or its wall-clock `deadline` (set at the web table only) has passed, the best
-        so far is kept."""
+        """The first candidate whose trials drop nothing; when each of the first
+        `candidates` drops something, up to `wider` more, of every piece type held. A trial
+        stops at its first fall, in the middle of its window: a candidate that drops
+        something cannot beat one that drops nothing, and among those that drop something
+        the one with the most clean draws before its fall is kept. Once the decision's trials
+        have run `budget` simulated seconds, or its wall-clock `deadline` (set at the web
+        table only) has passed, the best so far is kept."""
         seat = state.active
         if seat is None:
             raise ValueError("no seat is placing")
@@ -217,10 +223,9 @@ class CarefulBot(Bot):
         for placement in ranked_candidates(state, seat, self.candidates, self.wider):
             if best is not None and self._out_of_time(spent):
                 break
-            bound = None if best is None else round(best.expected_falls * len(seeds))
-            trial, seconds = self.trial(state, placement, seeds, bound)
+            trial, seconds = self.trial(state, placement, seeds, 1)
             spent += seconds
-            if best is None or trial.expected_falls < best.expected_falls:
+            if best is None or trial.rank < best.rank:
                 best = trial
             if best.expected_falls == 0:
                 break
@@ -248,25 +253,26 @@ class CarefulBot(Bot):
         tried (their mean is then a floor). Past the deadline a trial stops after the draw
         it is in (see `_cut_short`)."""
         pending = self.game.apply(_as_placing(state), Place(placement))
-        falls, seconds = 0, 0.0
+        falls, seconds, clean = 0, 0.0, 0
         for tried, seed in enumerate(seeds):
             if tried and self._past_deadline():
-                return self._cut_short(placement, falls, tried, bound), seconds
+                return self._cut_short(placement, falls, tried), seconds
             enough = None if bound is None else bound - falls
             result = self.game.placement_result(
                 pending, seed, frames=False, hurry=TRIAL_SECONDS, enough_falls=enough
             )
             falls += len(result.fallen)
             seconds += result.seconds
+            clean += not result.fallen
             if bound is not None and falls >= bound:
                 break
-        return _Trial(placement, falls / len(seeds)), seconds
+        return _Trial(placement, falls / len(seeds), clean if falls else len(seeds)), seconds
 
     @staticmethod
-    def _cut_short(placement: Placement, falls: int, tried: int, bound: int | None) -> _Trial:
-        """A trial stopped by the deadline after `tried` noise draws: it cannot beat a best
-        so far (`bound`); without one, its mean over the draws tried is all there is."""
-        return _Trial(placement, float("inf") if bound is not None else falls / tried)
+    def _cut_short(placement: Placement, falls: int, tried: int) -> _Trial:
+        """A trial stopped by the deadline after `tried` noise draws: its mean over those,
+        ranked behind a trial as good that ran all its draws."""
+        return _Trial(placement, falls / tried, tried - 1 if falls else -1)
 
 
 def _level(area: int) -> int:
