@@ -184,3 +184,26 @@ def test_past_its_deadline_careful_keeps_one_draw_of_its_first_candidate(
     assert len(draws) == 1
     make_bot(game, "careful", seed=1).choose(state)
     assert len(draws) == 1 + 3  # without the deadline: three draws, nothing falls
+
+
+def test_a_trial_stops_at_its_first_fall(monkeypatch: pytest.MonkeyPatch) -> None:
+    from spieltisch.bots.riffraff import CarefulBot
+    from spieltisch.games.riffraff.board import Placement
+
+    game = RiffRaff({"players": 2, "start_seat": 0})
+    state = game.apply(game.apply(game.new_state(), Card(9)), Card(2))
+    draws: list[int | None] = []
+    simulate = game.placement_result
+
+    def counted(pending: object, seed: int | None, *args: object, **kwargs: object) -> object:
+        draws.append(seed)
+        return simulate(pending, seed, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(game, "placement_result", counted)
+    bot = make_bot(game, "careful", seed=1)
+    assert isinstance(bot, CarefulBot)
+    off_the_tip, seconds = bot.trial(state, Placement(1, 9, 1.0), [1, 2, 3], 1)
+    assert draws == [1] and off_the_tip.clean == 0 and 0 < seconds < 3.5
+    inner, _ = bot.trial(state, Placement(1, 9, 0.5), [1, 2, 3], 1)
+    assert draws == [1, 1, 2, 3] and inner.clean == 2  # it rolls off in the third draw only
+    assert inner.rank < off_the_tip.rank
