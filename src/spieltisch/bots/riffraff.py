@@ -126,15 +126,16 @@ class CarefulBot(Bot):
     captain when it can finish. Placements: Monte-Carlo trials of noisy placements on copies
     of the ship (`samples` noise draws, the same for each of up to `candidates` placements
     of its heaviest pieces, and when each of those drops something, of up to `wider` more of
-    its other pieces), keeping the one with the fewest expected fallen pieces. Announces two
-    pieces when the best trial placement drops nothing at all. Catches (when it chooses):
-    what the catch model gives a person's hands, if that counts."""
+    its other pieces, ranked by `heel_after`), keeping the first that drops nothing, else the
+    one whose trials ran cleanest; within `budget` simulated seconds of trials per decision
+    (and at the web table `think_within`'s wall time). Announces two pieces when the best
+    trial placement drops nothing at all. Catches (when it chooses): what the catch model
+    gives a person's hands, if that counts."""
 
     name = "careful"
     description = "plans its cards; tries noisy placements on copies of the ship, fewest falls"
-    # each trial is one settle window of up to 3.5 simulated seconds: in a seeded 4-player
-    # game (benchmarks/riffraff_bench.py) at most 3 x (6 + 12) of them took 3.2 s for the
-    # slowest decision, 24 more candidates 5.2 s, against the 5 s allowed
+    # each trial is up to `samples` settle windows of up to 3.5 simulated seconds, ending at
+    # the first fall; the budget bounds a decision (benchmarks/riffraff_bench.py times them)
     parameters = {  # noqa: RUF012  (read-only class data)
         "samples": Bounded(int, 1, MAX_SAMPLES),
         "candidates": Bounded(int, 1, MAX_CANDIDATES),
