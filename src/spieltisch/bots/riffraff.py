@@ -51,7 +51,7 @@ pieces per placement against `random` instead of 0.39 (100 seeded 2-player games
 MAX_SAMPLES = 3
 MAX_CANDIDATES = 6
 MAX_WIDER = 12
-BUDGET = 8
+BUDGET = 16
 MAX_BUDGET = 1000
 """Simulated seconds of trials a decision may run before it keeps its best so far."""
 FINISH_SUPPLY = 2
