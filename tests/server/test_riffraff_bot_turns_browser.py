@@ -111,5 +111,5 @@ def test_three_careful_bots_never_keep_the_person_waiting(
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "riffraff-bot-turns.json").write_text(json.dumps(figures, indent=1))
     page.screenshot(path=str(ARTIFACTS / "riffraff-three-bots.png"))
-    assert len(waits) >= 30  # the bots loaded most of their cargo
+    assert len(waits) >= 20  # a whole game: the bots loaded most of their cargo
     assert max(waits) < BOUND * MARGIN, figures
