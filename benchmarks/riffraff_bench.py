@@ -1,5 +1,10 @@
-"""Riff Raff speed figures: one placement's settle window, and a four-player game of `careful`
-bots (its decisions and the whole game, in processor time).
+"""Riff Raff speed figures: one placement's settle window, and seeded 2- and 4-player games of
+`careful` bots: each search's wall and processor time by pieces on board (0-8, 8-16, 16-24,
+24 and more; median, 95th percentile, most) and the whole game's processor time.
+
+On a shared machine the wall times grow with the load (printed beside them); compare
+processor times, and run it with `nice -n -10`. `--spec` plays another bot (such as
+`careful:budget=12`), `--no-settle` only the games.
 
 The loaded ships are played, not built: two careful players (steadiness 0.5) load the ship
 in mirrored pairs of noisy placements (the same piece at the same point to port and to
@@ -11,13 +16,15 @@ fall are gone, as in a game. So the board rests as real play leaves it and is ne
 placements of a box at several points, on three boards loaded with different seeds;
 `on_board` is what the emptiest of them really holds.
 
-    python benchmarks/riffraff_bench.py [--json] [--repeats N] [--no-bot]
+    python benchmarks/riffraff_bench.py [--json] [--repeats N] [--no-bot] [--no-settle]
+                                        [--spec SPEC]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import time
@@ -114,37 +121,95 @@ def settle_figures(count: int, repeats: int) -> Settling:
     return Settling(median(wall) * 1000, median(cpu) * 1000, median(seconds), min(held))
 
 
+FILLS = ((0, 8), (8, 16), (16, 24), (24, 99))  # pieces on board when a decision is made
+SEARCHING = (Phase.ANNOUNCE, Phase.PLACE)  # the decisions that try placements
+
+
+@dataclass(frozen=True, slots=True)
+class Decisions:
+    """Wall and processor times (s) of decisions with a fill of `low` to `high` - 1 pieces."""
+
+    low: int
+    high: int
+    count: int
+    median_wall: float
+    p95_wall: float
+    max_wall: float
+    median_cpu: float
+    p95_cpu: float
+    max_cpu: float
+
+
 @dataclass(frozen=True, slots=True)
 class CarefulGame:
-    """One seeded four-player game of `careful` bots: decision times and the whole game."""
+    """One seeded game of `careful` bots: its decisions by fill and the whole game."""
 
-    placements: int
-    median_s: float  # the median placement decision (processor time)
-    slowest_s: float  # the slowest decision of any kind
+    players: int
+    spec: str
+    searches: int
+    fills: tuple[Decisions, ...]
+    slowest_cpu: float  # the slowest decision of any kind (processor time)
     game_cpu_s: float  # the whole game: decisions, physics and rules
 
 
-def careful_game(seed: int = 1) -> CarefulGame:
-    """Plays one four-player game of `careful` bots (steadiness 1, catching by the model)."""
-    game = make_game("riffraff", {"players": 4})
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def _by_fill(timed: list[tuple[int, float, float]]) -> tuple[Decisions, ...]:
+    """A row for each fill with decisions, and one for all (0 to 99)."""
+    rows = []
+    for low, high in (*FILLS, (0, 99)):
+        wall = [w for n, w, _ in timed if low <= n < high]
+        cpu = [c for n, _, c in timed if low <= n < high]
+        if not wall:
+            continue
+        rows.append(
+            Decisions(
+                low,
+                high,
+                len(wall),
+                statistics.median(wall),
+                _percentile(wall, 0.95),
+                max(wall),
+                statistics.median(cpu),
+                _percentile(cpu, 0.95),
+                max(cpu),
+            )
+        )
+    return tuple(rows)
+
+
+def careful_game(players: int = 4, seed: int = 1, spec: str = "careful") -> CarefulGame:
+    """Plays one seeded game of `spec` bots (steadiness 1, catching by the model), as
+    `spieltisch simulate` does: one bot per seat for the whole game. Each search (an
+    announcement, or a placement on a ship the bot has not searched yet) is timed: the web
+    table makes a fresh bot for every decision, so there an announcement and the placement
+    after it are a search each, as costly as one here."""
+    game = make_game("riffraff", {"players": players})
     rng = random.Random(seed)
-    bots = [make_bot(game, "careful", seed=seed + seat) for seat in range(4)]
-    state, placing, slowest = game.new_state(), [], 0.0
-    started = time.process_time()
+    bots = [make_bot(game, spec, seed=seed + seat) for seat in range(players)]
+    state, timed, slowest, game_cpu = game.new_state(), [], 0.0, 0.0
+    searched: dict[int, object] = {}  # seat: the ship, seat and supply of its last search
     while not game.is_over(state):
         seat = game.to_move(state)
         if seat == -1:
+            ticks = time.process_time()
             state = game.apply(state, game.sample_chance(state, rng))
+            game_cpu += time.process_time() - ticks
             continue
-        ticks = time.process_time()
+        started, ticks = time.perf_counter(), time.process_time()
         action = bots[seat].choose(state)
-        spent = time.process_time() - ticks
+        wall, spent = time.perf_counter() - started, time.process_time() - ticks
+        game_cpu += spent
         slowest = max(slowest, spent)
-        if state.phase is Phase.PLACE:
-            placing.append(spent)
+        ship = (state.board, state.supplies)
+        if state.phase in SEARCHING and searched.get(seat) != ship:
+            searched[seat] = ship
+            timed.append((len(state.board.pieces), wall, spent))
         state = game.apply(state, action)
-    game_cpu = time.process_time() - started
-    return CarefulGame(len(placing), statistics.median(placing), slowest, game_cpu)
+    return CarefulGame(players, spec, len(timed), _by_fill(timed), slowest, game_cpu)
 
 
 def settle_json(count: int, repeats: int) -> dict[str, float | int]:
@@ -158,9 +223,16 @@ def settle_json(count: int, repeats: int) -> dict[str, float | int]:
     }
 
 
-def report(quick: bool, as_json: bool = False, repeats: int = 0, bot: bool = True) -> None:
+def report(
+    quick: bool,
+    as_json: bool = False,
+    repeats: int = 0,
+    bot: bool = True,
+    settle: bool = True,
+    spec: str = "careful",
+) -> None:
     repeats = repeats or (5 if quick else 15)
-    for count, target in BOARDS:
+    for count, target in BOARDS if settle else ():
         got = settle_json(count, repeats)
         if as_json:
             print(json.dumps(got))
@@ -172,21 +244,53 @@ def report(quick: bool, as_json: bool = False, repeats: int = 0, bot: bool = Tru
         )
     if not bot:
         return
-    got = careful_game()
+    for players in (2, 4):
+        show_game(careful_game(players, spec=spec), as_json)
+
+
+def show_game(got: CarefulGame, as_json: bool) -> None:
     if as_json:
-        print(json.dumps({"careful_4p": {k: round(v, 3) for k, v in asdict(got).items()}}))
+        print(json.dumps({f"careful_{got.players}p": _rounded(asdict(got))}))
         return
     print(
-        f"{'Riff Raff careful 4-player game (targets 1/5/30 s)':<53}"
-        f"median placement {got.median_s:.2f} s, slowest decision {got.slowest_s:.2f} s, "
-        f"game {got.game_cpu_s:.1f} s processor ({got.placements} placements)"
+        f"Riff Raff {got.spec}, {got.players}-player game (seed 1): {got.game_cpu_s:.1f} s "
+        f"processor (target for 2 players 15 s), slowest decision {got.slowest_cpu:.2f} s; "
+        f"{got.searches} searches (announce, place), by pieces on board "
+        "(s; targets: max 1.5 wall, median 0.15); load average "
+        + " ".join(f"{x:.1f}" for x in os.getloadavg())
     )
+    print("   fill  count  wall median    p95    max  cpu median    p95    max")
+    for row in got.fills:
+        fill = f"{row.low}-{row.high}" if row.high < 99 else f"{row.low}+" if row.low else "all"
+        print(
+            f"  {fill:>5}  {row.count:5d}  {row.median_wall:11.3f} {row.p95_wall:6.3f} "
+            f"{row.max_wall:6.3f}  {row.median_cpu:10.3f} {row.p95_cpu:6.3f} {row.max_cpu:6.3f}"
+        )
+
+
+def _rounded(value: object) -> object:
+    if isinstance(value, float):
+        return round(value, 4)
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_rounded(v) for v in value]
+    return value
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--json", action="store_true", help="one JSON object per board")
     parser.add_argument("--repeats", type=int, default=0, help="placements per board")
-    parser.add_argument("--no-bot", action="store_true", help="skip the careful game")
+    parser.add_argument("--no-bot", action="store_true", help="skip the careful games")
+    parser.add_argument("--no-settle", action="store_true", help="only the careful games")
+    parser.add_argument("--spec", default="careful", help="the bot of the games")
     args = parser.parse_args()
-    report(quick=True, as_json=args.json, repeats=args.repeats, bot=not args.no_bot)
+    report(
+        quick=True,
+        as_json=args.json,
+        repeats=args.repeats,
+        bot=not args.no_bot,
+        settle=not args.no_settle,
+        spec=args.spec,
+    )

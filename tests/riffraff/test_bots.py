@@ -95,13 +95,115 @@ def test_careful_tries_other_pieces_when_its_first_candidates_all_drop_something
 
     def trial(
         bot: object, state: object, placement: Placement, seeds: list[int], bound: object = None
-    ) -> object:
+    ) -> tuple[object, float]:
         falls = 1.0 if placement.piece == box else 0.0  # every box would drop something
-        return careful_module._Trial(placement, falls)
+        return careful_module._Trial(placement, falls), 1.0
 
     monkeypatch.setattr(careful_module.CarefulBot, "trial", trial)
-    wide = make_bot(game, "careful", seed=1).choose(state)
+    wide = make_bot(game, "careful:budget=1000", seed=1).choose(state)
     narrow = make_bot(game, "careful:wider=0", seed=1).choose(state)
     assert isinstance(wide, Place) and isinstance(narrow, Place)
     assert narrow.placement.piece == box
     assert wide.placement.piece != box
+
+
+def _every_trial_drops_one(
+    monkeypatch: pytest.MonkeyPatch, seconds: float, tried: list[object]
+) -> None:
+    from spieltisch.bots import riffraff as careful_module
+    from spieltisch.games.riffraff.board import Placement
+
+    def trial(
+        bot: object, state: object, placement: Placement, seeds: list[int], bound: object = None
+    ) -> tuple[object, float]:
+        tried.append(placement)
+        return careful_module._Trial(placement, 1.0), seconds
+
+    monkeypatch.setattr(careful_module.CarefulBot, "trial", trial)
+
+
+def test_careful_keeps_its_best_so_far_once_its_budget_of_simulated_seconds_is_spent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = RiffRaff({"players": 2, "start_seat": 0})
+    state = game.apply(game.apply(game.new_state(), Card(9)), Card(2))
+    tried: list[object] = []
+    _every_trial_drops_one(monkeypatch, 3.0, tried)
+    make_bot(game, "careful:budget=1000", seed=1).choose(state)
+    everything = len(tried)
+    assert everything == 18  # six first candidates and twelve wider ones
+    tried.clear()
+    make_bot(game, "careful:budget=10", seed=1).choose(state)
+    assert len(tried) == 4  # 3 + 3 + 3 < 10 <= 12 simulated seconds
+
+
+def test_careful_keeps_its_best_so_far_once_its_deadline_has_passed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = RiffRaff({"players": 2, "start_seat": 0})
+    state = game.apply(game.apply(game.new_state(), Card(9)), Card(2))
+    tried: list[object] = []
+    _every_trial_drops_one(monkeypatch, 0.1, tried)
+    bot = make_bot(game, "careful", seed=1)
+    bot.think_within(-1.0)  # the deadline has passed before the decision begins
+    assert isinstance(bot.choose(state), Place)
+    assert len(tried) == 1  # one candidate is always tried
+    tried.clear()
+    make_bot(game, "careful", seed=1).choose(state)
+    assert len(tried) == 18  # without a deadline: within its budget (0.1 s a trial)
+
+
+def test_a_look_ahead_window_ends_once_enough_pieces_have_fallen() -> None:
+    from spieltisch.games.riffraff.board import Placement
+
+    game = RiffRaff({"players": 2, "start_seat": 0})
+    state = game.apply(game.apply(game.new_state(), Card(9)), Card(2))
+    barrel_on_the_tip = game.apply(state, Place(Placement(1, 9, 1.0)))  # it rolls off
+    full = game.placement_result(barrel_on_the_tip, 1, frames=False, hurry=3.5)
+    cut = game.placement_result(barrel_on_the_tip, 1, frames=False, hurry=3.5, enough_falls=1)
+    assert [f.body for f in cut.fallen] == [f.body for f in full.fallen] == [1]
+    assert cut.seconds < full.seconds
+
+
+def test_past_its_deadline_careful_keeps_one_draw_of_its_first_candidate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = RiffRaff({"players": 2, "start_seat": 0})
+    state = game.apply(game.apply(game.new_state(), Card(5)), Card(2))
+    draws: list[int | None] = []
+    simulate = game.placement_result
+
+    def counted(pending: object, seed: int | None, *args: object, **kwargs: object) -> object:
+        draws.append(seed)
+        return simulate(pending, seed, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(game, "placement_result", counted)
+    bot = make_bot(game, "careful", seed=1)
+    bot.think_within(-1.0)
+    assert isinstance(bot.choose(state), Place)
+    assert len(draws) == 1
+    make_bot(game, "careful", seed=1).choose(state)
+    assert len(draws) == 1 + 3  # without the deadline: three draws, nothing falls
+
+
+def test_a_trial_stops_at_its_first_fall(monkeypatch: pytest.MonkeyPatch) -> None:
+    from spieltisch.bots.riffraff import CarefulBot
+    from spieltisch.games.riffraff.board import Placement
+
+    game = RiffRaff({"players": 2, "start_seat": 0})
+    state = game.apply(game.apply(game.new_state(), Card(9)), Card(2))
+    draws: list[int | None] = []
+    simulate = game.placement_result
+
+    def counted(pending: object, seed: int | None, *args: object, **kwargs: object) -> object:
+        draws.append(seed)
+        return simulate(pending, seed, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(game, "placement_result", counted)
+    bot = make_bot(game, "careful", seed=1)
+    assert isinstance(bot, CarefulBot)
+    off_the_tip, seconds = bot.trial(state, Placement(1, 9, 1.0), [1, 2, 3], 1)
+    assert draws == [1] and off_the_tip.clean == 0 and 0 < seconds < 3.5
+    inner, _ = bot.trial(state, Placement(1, 9, 0.5), [1, 2, 3], 1)
+    assert draws == [1, 1, 2, 3] and inner.clean == 2  # it rolls off in the third draw only
+    assert inner.rank < off_the_tip.rank

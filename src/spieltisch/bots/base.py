@@ -67,6 +67,12 @@ class Bot(ABC):
     def choose(self, state: Any) -> Any:
         """A legal action for the seat to move in `state`."""
 
+    def think_within(self, seconds: float) -> None:
+        """Ask for each decision within `seconds` of wall time from now (the web table does;
+        simulations never, so a seeded game stays the same). A bot that searches then keeps
+        its best so far; the others have nothing to cut short."""
+        return
+
 
 def register_bot(game_name: str) -> Callable[[B], B]:
     """Class decorator: offer a bot for `game_name` (or `ANY_GAME`) under its `name`."""

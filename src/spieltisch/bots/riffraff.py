@@ -6,13 +6,15 @@ rules' grid (`riffraff.rules.PLACE_GRID`).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
+from math import hypot
 
 from spieltisch.bots.base import Bot, Bounded, register_bot
 from spieltisch.core.chance import sample_exact
 from spieltisch.games.riffraff.board import Board, Placement, footprint_problem
 from spieltisch.games.riffraff.catching import catch_outcomes
-from spieltisch.games.riffraff.data import DECK_AREAS, PIECES
+from spieltisch.games.riffraff.data import DECK_AREAS, PIECES, area_shape
 from spieltisch.games.riffraff.rules import RiffRaff
 from spieltisch.games.riffraff.state import (
     Action,
@@ -26,12 +28,22 @@ from spieltisch.games.riffraff.state import (
     RiffRaffState,
 )
 
-__all__ = ["CarefulBot", "area_lift", "candidate_placements", "points_along"]
+__all__ = [
+    "CarefulBot",
+    "area_lift",
+    "candidate_placements",
+    "heel_after",
+    "points_along",
+    "ranked_candidates",
+]
 
 CANDIDATE_U = (0.25, 0.5, 0.75)
 """Points along the area, tried from the next free one on (with two pieces on an area the
 third goes to u 0.75): the same point again would stack pieces, and stacks fall."""
 CANDIDATE_YAW = (0.0, 90.0)
+GRAVITY = 9.81
+RIGHTING = 0.55
+"""N·m/rad: the empty ship's righting stiffness (docs/rules/riffraff.md, Calibration)."""
 TRIAL_SECONDS = 3.5
 """A trial's settle window ends this soon. A loaded ship close to its balance can take three
 seconds to tip over and start a cascade: trials of 1.5 s missed those, and careful lost 0.43
@@ -39,6 +51,9 @@ pieces per placement against `random` instead of 0.39 (100 seeded 2-player games
 MAX_SAMPLES = 3
 MAX_CANDIDATES = 6
 MAX_WIDER = 12
+BUDGET = 16
+MAX_BUDGET = 1000
+"""Simulated seconds of trials a decision may run before it keeps its best so far."""
 FINISH_SUPPLY = 2
 """With this many pieces or fewer left, the careful bot plays its highest card to be captain
 and load first."""
@@ -61,6 +76,32 @@ def candidate_placements(state: RiffRaffState, seat: int, limit: int) -> list[Pl
     return found[:limit]
 
 
+def ranked_candidates(state: RiffRaffState, seat: int, first: int, wider: int) -> list[Placement]:
+    """The first `first` candidates in their order (the heaviest pieces), then the `wider`
+    others the static estimate ranks best: from the next free point of the area on, and on
+    each point the placement that leaves the ship closest to upright (`heel_after`)."""
+    found = candidate_placements(state, seat, len(PIECES) * len(CANDIDATE_U) * 2)
+    head, rest = found[:first], found[first:]
+    if not rest:
+        return head
+    order = points_along(state.board, rest[0].area)
+    rest.sort(key=lambda p: (order.index(p.u), heel_after(state.board, p)))
+    return head + rest[:wider]
+
+
+def heel_after(board: Board, placement: Placement) -> float:
+    """A static estimate, without any physics, of how far from upright (radians) the ship
+    leans once the piece of `placement` is on board: its tilt now (the cargo on board is in
+    it) plus the turn the new piece's weight at its point adds against the empty ship's
+    righting stiffness. It ranks candidates before any trial; a loaded ship is less stiff,
+    which scales every candidate's turn alike."""
+    x, y = area_shape(placement.area).point(placement.u, placement.v)
+    turn = PIECES[placement.piece].mass * GRAVITY / RIGHTING
+    roll = board.joints[0] - turn * y  # weight to port (+y) rolls the ship to port
+    pitch = board.joints[1] + turn * x  # weight forward (+x) puts the bow down
+    return hypot(roll, pitch)
+
+
 def points_along(board: Board, area: int) -> tuple[float, ...]:
     """`CANDIDATE_U` from the next free point of `area` on."""
     start = board.count_in(area) % len(CANDIDATE_U)
@@ -71,6 +112,12 @@ def points_along(board: Board, area: int) -> tuple[float, ...]:
 class _Trial:
     placement: Placement
     expected_falls: float
+    clean: int = 0  # noise draws without a fall before the trial stopped
+
+    @property
+    def rank(self) -> tuple[float, int]:
+        """Lower is better: the fewest falls, then the most clean draws."""
+        return (self.expected_falls, -self.clean)
 
 
 @register_bot(RiffRaff.name)
@@ -79,25 +126,32 @@ class CarefulBot(Bot):
     captain when it can finish. Placements: Monte-Carlo trials of noisy placements on copies
     of the ship (`samples` noise draws, the same for each of up to `candidates` placements
     of its heaviest pieces, and when each of those drops something, of up to `wider` more of
-    its other pieces), keeping the one with the fewest expected fallen pieces. Announces two
-    pieces when the best trial placement drops nothing at all. Catches (when it chooses):
-    what the catch model gives a person's hands, if that counts."""
+    its other pieces, ranked by `heel_after`), keeping the first that drops nothing, else the
+    one whose trials ran cleanest; within `budget` simulated seconds of trials per decision
+    (and at the web table `think_within`'s wall time). Announces two pieces when the best
+    trial placement drops nothing at all. Catches (when it chooses): what the catch model
+    gives a person's hands, if that counts."""
 
     name = "careful"
     description = "plans its cards; tries noisy placements on copies of the ship, fewest falls"
-    # each trial is one settle window of up to 3.5 simulated seconds: in a seeded 4-player
-    # game (benchmarks/riffraff_bench.py) at most 3 x (6 + 12) of them took 3.2 s for the
-    # slowest decision, 24 more candidates 5.2 s, against the 5 s allowed
+    # each trial is up to `samples` settle windows of up to 3.5 simulated seconds, ending at
+    # the first fall; the budget bounds a decision (benchmarks/riffraff_bench.py times them)
     parameters = {  # noqa: RUF012  (read-only class data)
         "samples": Bounded(int, 1, MAX_SAMPLES),
         "candidates": Bounded(int, 1, MAX_CANDIDATES),
         "wider": Bounded(int, 0, MAX_WIDER),
+        "budget": Bounded(int, 1, MAX_BUDGET),
     }
     game: RiffRaff
     samples: int = 3
     candidates: int = 6
     wider: int = MAX_WIDER
+    budget: int = BUDGET
+    deadline: float | None = None  # time.monotonic() by which to decide (the web table's)
     _last: tuple[object, _Trial] | None = None  # the latest `best` and what it was tried for
+
+    def think_within(self, seconds: float) -> None:
+        self.deadline = time.monotonic() + seconds
 
     def choose(self, state: RiffRaffState) -> Action:
         phase = state.phase
@@ -154,19 +208,25 @@ class CarefulBot(Bot):
         return self._last[1]
 
     def best(self, state: RiffRaffState) -> _Trial:
-        """The first candidate with the fewest falls; when each of the first `candidates`
-        drops something, up to `wider` more, of every piece type held. Trials that cannot
-        win stop early: a candidate whose falls reach the best so far, and every candidate
-        after one that drops nothing (the choice is the same as trying them all)."""
+        """The first candidate whose trials drop nothing; when each of the first
+        `candidates` drops something, up to `wider` more, of every piece type held. A trial
+        stops at its first fall, in the middle of its window: a candidate that drops
+        something cannot beat one that drops nothing, and among those that drop something
+        the one with the most clean draws before its fall is kept. Once the decision's trials
+        have run `budget` simulated seconds, or its wall-clock `deadline` (set at the web
+        table only) has passed, the best so far is kept."""
         seat = state.active
         if seat is None:
             raise ValueError("no seat is placing")
         seeds = [self.rng.getrandbits(64) for _ in range(self.samples)]  # the same for all
         best: _Trial | None = None
-        for placement in candidate_placements(state, seat, self.candidates + self.wider):
-            bound = None if best is None else best.expected_falls * len(seeds)
-            trial = self.trial(state, placement, seeds, bound)
-            if best is None or trial.expected_falls < best.expected_falls:
+        spent = 0.0
+        for placement in ranked_candidates(state, seat, self.candidates, self.wider):
+            if best is not None and self._out_of_time(spent):
+                break
+            trial, seconds = self.trial(state, placement, seeds, 1)
+            spent += seconds
+            if best is None or trial.rank < best.rank:
                 best = trial
             if best.expected_falls == 0:
                 break
@@ -174,23 +234,46 @@ class CarefulBot(Bot):
             raise ValueError("no placement to try")
         return best
 
+    def _out_of_time(self, spent: float) -> bool:
+        """Whether the decision has used its budget (or passed its deadline)."""
+        return spent >= self.budget or self._past_deadline()
+
+    def _past_deadline(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
     def trial(
         self,
         state: RiffRaffState,
         placement: Placement,
         seeds: list[int],
-        bound: float | None = None,
-    ) -> _Trial:
+        bound: int | None = None,
+    ) -> tuple[_Trial, float]:
         """The mean number of fallen pieces over noisy copies of `placement`, one per seed
-        (every candidate sees the same noise draws, so differences come from the choice);
-        once the falls reach `bound` the rest is not tried (their mean is then a floor)."""
+        (every candidate sees the same noise draws, so differences come from the choice),
+        and the simulated seconds it took; once the falls reach `bound` the rest is not
+        tried (their mean is then a floor). Past the deadline a trial stops after the draw
+        it is in (see `_cut_short`)."""
         pending = self.game.apply(_as_placing(state), Place(placement))
-        falls = 0
-        for seed in seeds:
-            falls += len(self.game.simulate(pending, seed, hurry=TRIAL_SECONDS).fallen)
+        falls, seconds, clean = 0, 0.0, 0
+        for tried, seed in enumerate(seeds):
+            if tried and self._past_deadline():
+                return self._cut_short(placement, falls, tried), seconds
+            enough = None if bound is None else bound - falls
+            result = self.game.placement_result(
+                pending, seed, frames=False, hurry=TRIAL_SECONDS, enough_falls=enough
+            )
+            falls += len(result.fallen)
+            seconds += result.seconds
+            clean += not result.fallen
             if bound is not None and falls >= bound:
                 break
-        return _Trial(placement, falls / len(seeds))
+        return _Trial(placement, falls / len(seeds), clean if falls else len(seeds)), seconds
+
+    @staticmethod
+    def _cut_short(placement: Placement, falls: int, tried: int) -> _Trial:
+        """A trial stopped by the deadline after `tried` noise draws: its mean over those,
+        ranked behind a trial as good that ran all its draws."""
+        return _Trial(placement, falls / tried, tried - 1 if falls else -1)
 
 
 def _level(area: int) -> int:

@@ -35,6 +35,9 @@ __all__ = [
 
 MAX_NAME = 32
 MAX_CHAT = 300
+BOT_THINK = 1.0
+"""Seconds of wall time a bot at a table may think before it keeps its best move so far (the
+careful bot's trials: a person at the table should not wait more than 1.5 s)."""
 
 
 class TableError(Exception):
@@ -72,8 +75,10 @@ def stand_in_bot(game: Game[Any, Any]) -> str:
 
 
 def bot_decision(game: Game[Any, Any], state: Any, spec: str, seed: int) -> str:
-    """What the bot `spec`, seeded by `seed`, plays in `state` (a job for a worker)."""
+    """What the bot `spec`, seeded by `seed`, plays in `state` (a job for a worker), thought
+    out within `BOT_THINK` seconds."""
     bot = make_bot(game, spec, seed)
+    bot.think_within(BOT_THINK)
     return str(game.format_action(bot.choose(state)))
 
 

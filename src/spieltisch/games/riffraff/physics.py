@@ -712,8 +712,10 @@ class _Window:
         bodies: tuple[int, ...],
         frames: bool,
         carry: bool = True,
+        enough_falls: int | None = None,
     ) -> None:
         self.ship, self.data = ship, data
+        self.enough_falls = enough_falls  # the window ends once this many pieces have fallen
         self.tuning = ship.tuning
         self.carry = carry and ship.tuning.carry
         self.bodies = bodies  # the piece number in each slot
@@ -785,6 +787,8 @@ class _Window:
                 self.unstable = True  # the engine has reset itself: nothing here is valid
                 return False
             self._check_falls()
+            if self.enough_falls is not None and len(self.fallen) >= self.enough_falls:
+                return False
             if self.sleepers is not None:
                 self.sleepers.check(self.on_board)
             if self.frames is not None and self.steps % tuning.sample_every < tuning.check_every:
@@ -1179,11 +1183,13 @@ def simulate_placement(
     motion: float = 0.0,
     frames: bool = True,
     hurry: float | None = None,
+    enough_falls: int | None = None,
 ) -> PlacementResult:
     """Put piece number `body` on the ship as `placement` says and run the settle window.
 
     `hurry` ends the window after that many simulated seconds, at rest or not: for a look-
     ahead that counts falls (a cascade has begun by then); its board need not be at rest.
+    `enough_falls` (for a look-ahead too) ends it as soon as that many pieces have fallen.
 
     Without a generator the piece is let go exactly where asked (no noise, no kick). With
     one, the point, yaw and release height get Gaussian noise and the ship a small kick, all
@@ -1209,7 +1215,7 @@ def simulate_placement(
     data.qpos[address + 3 : address + 7] = _quaternion(rotation)
     data.qvel[ship.joint_dof[:2]] = noise.kick
     _clear_overlap(ship, data, len(bodies) - 1, placement.area, noise.lift)
-    window = _Window(ship, data, bodies, frames)
+    window = _Window(ship, data, bodies, frames, enough_falls=enough_falls)
     window.run(hurry)
     if window.unstable:
         return _slipped(board, body, window.time)

@@ -154,10 +154,12 @@ class RiffRaff(Game[RiffRaffState, Action]):
         seed: int | None,
         frames: bool = False,
         hurry: float | None = None,
+        enough_falls: int | None = None,
     ) -> Settled:
         """Run the physics of the pending placement; the noise is seeded by `seed` (None:
-        no noise at all); `hurry` is for look-ahead (see `physics.simulate_placement`)."""
-        return settled_of(self.placement_result(state, seed, frames, hurry))
+        no noise at all); `hurry` and `enough_falls` are for look-ahead (see
+        `physics.simulate_placement`)."""
+        return settled_of(self.placement_result(state, seed, frames, hurry, enough_falls))
 
     def placement_result(
         self,
@@ -165,6 +167,7 @@ class RiffRaff(Game[RiffRaffState, Action]):
         seed: int | None,
         frames: bool = True,
         hurry: float | None = None,
+        enough_falls: int | None = None,
     ) -> PlacementResult:
         """The physics of the pending placement with its sampled motion (for animations)."""
         if state.phase is not Phase.SETTLE or state.pending is None or state.active is None:
@@ -180,6 +183,7 @@ class RiffRaff(Game[RiffRaffState, Action]):
             state.motion,
             frames=frames,
             hurry=hurry,
+            enough_falls=enough_falls,
         )
 
     def body_for(self, state: RiffRaffState, piece: int) -> int:
