@@ -204,6 +204,7 @@ def test_refused_sockets_leave_the_log_alone(tmp_path: Path) -> None:
     assert "ERROR" not in said and "Traceback" not in said, said
 
 
+@pytest.mark.slow  # a real serve process
 def test_an_address_that_ignores_its_refusals_is_closed_unanswered(tmp_path: Path) -> None:
     """Refused faster than its reconnect rate, an address's new connections are closed as
     they are accepted, with no answer; another address is served as before."""

@@ -135,6 +135,7 @@ def check_refusal(response: Any, where: str) -> None:
     assert ("error" in said and "message" in said) or "detail" in said, (where, said)
 
 
+@pytest.mark.slow  # fuzzing: hundreds of requests
 def test_every_rest_route_refuses_hostile_and_random_bodies(client: TestClient) -> None:
     table_id = make_table(client, [None, None])["id"]
     for method, route in rest_routes(client):
@@ -226,6 +227,7 @@ def hostile_message(draw: st.DrawFn, kind: str) -> str:
     return '{"type": ' + json.dumps(kind) + ", " + text[1:]
 
 
+@pytest.mark.slow  # fuzzing: hundreds of messages
 def test_every_socket_message_type_refuses_hostile_json(client: TestClient) -> None:
     table_id = make_table(client, [None, None])["id"]
     token = join(client, table_id, "Ada")

@@ -462,6 +462,7 @@ def test_smtp_urls(url: str, expected: SmtpServer) -> None:
     assert expected.password is None or expected.password not in expected.shown()
 
 
+@pytest.mark.slow  # a real serve process each
 @pytest.mark.parametrize(
     ("options", "said"),
     [
