@@ -21,7 +21,7 @@ import pytest
 from tests.server.database import db_url, on_sqlite
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, ViewportSize
+    from playwright.sync_api import Browser, Page, ViewportSize
 
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
@@ -44,6 +44,7 @@ __all__ = [
     "Motion",
     "chromium",
     "free_port",
+    "shot",
     "start_server",
 ]
 
@@ -84,6 +85,14 @@ BROWSER_TESTS = [
 """The marks of a module of browser tests (`pytestmark = BROWSER_TESTS`); they count as slow
 (tests/conftest.py)."""
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
+
+
+def shot(page: Page, name: str, full_page: bool = True) -> None:
+    """A screenshot of `page` as ARTIFACTS/name.png, for a person to look at."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+
 """Where browser tests keep their screenshots."""
 
 

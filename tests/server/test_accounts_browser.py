@@ -19,13 +19,13 @@ import pytest
 
 from tests.server.browsing import click_a_move, tab_to, version
 from tests.server.live import (
-    ARTIFACTS,
     BROWSER_TESTS,
     DESKTOP,
     PHONE,
     SIZES,
     STEP_TIMEOUT_MS,
     LiveServer,
+    shot,
     start_server,
 )
 from tests.server.test_accessibility import AXE, SEVERE, VIOLATIONS
@@ -61,11 +61,6 @@ def fresh_page(
     page.goto(server.url)
     page.wait_for_selector("#make-table")
     return page
-
-
-def shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def send_form(page: Page, link: str, name: str, password: str) -> None:

@@ -14,12 +14,12 @@ import pytest
 
 from tests.server.browsing import click_a_move, version
 from tests.server.live import (
-    ARTIFACTS,
     BROWSER_TESTS,
     DESKTOP,
     PHONE,
     STEP_TIMEOUT_MS,
     LiveServer,
+    shot,
     start_server,
 )
 
@@ -41,11 +41,6 @@ def new_page(
     page.set_default_timeout(STEP_TIMEOUT_MS)
     page.goto(server.url)
     return page
-
-
-def shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def make_table(page: Page, name: str, bot: str = "greedy") -> None:

@@ -20,7 +20,7 @@ from spieltisch.server.database import default_url
 from spieltisch.server.mail.tokens import unsubscribe_url
 from spieltisch.server.schema import ACCOUNTS
 from tests.server.browsing import tab_to
-from tests.server.live import ARTIFACTS, BROWSER_TESTS, SIZES, LiveServer, start_server
+from tests.server.live import BROWSER_TESTS, SIZES, LiveServer, shot, start_server
 from tests.server.smtp import Inbox, inbox
 from tests.server.test_accounts_browser import COOKIE, fresh_page, severe, sign_up
 
@@ -44,11 +44,6 @@ def server(tmp_path_factory: pytest.TempPathFactory, smtp: Inbox) -> Iterator[Li
     extra = ["--smtp", f"smtp://127.0.0.1:{smtp.port}", "--site-url", "https://games.example.org"]
     with start_server(tmp_path_factory.mktemp("mail"), extra=extra) as live:
         yield live
-
-
-def shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def mail_of(server: LiveServer, page: Page) -> Any:

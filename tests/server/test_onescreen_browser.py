@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tests.server.browsing import version
-from tests.server.live import ARTIFACTS, BROWSER_TESTS, STEP_TIMEOUT_MS, LiveServer
+from tests.server.live import BROWSER_TESTS, STEP_TIMEOUT_MS, LiveServer, shot
 from tests.server.test_accessibility import AXE, SEVERE, VIOLATIONS
 from tests.server.test_riffraff_browser import take_a_turn
 
@@ -60,11 +60,6 @@ def tablet(browser: Browser, server: LiveServer, size: ViewportSize = FLAT) -> P
     return page
 
 
-def shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
-
-
 def severe(page: Page) -> list[dict[str, Any]]:
     if not AXE.exists():
         return []
@@ -108,9 +103,9 @@ def play_karolinchen_here(
                 if shots < len(names) and turn.group(1) == names[shots]:
                     who = turn.group(1).lower()
                     page.set_viewport_size(FLAT)
-                    shot(page, f"onescreen-{shots_as}-{who}-flat")
+                    shot(page, f"onescreen-{shots_as}-{who}-flat", full_page=False)
                     page.set_viewport_size(UPRIGHT)
-                    shot(page, f"onescreen-{shots_as}-{who}-upright")
+                    shot(page, f"onescreen-{shots_as}-{who}-upright", full_page=False)
                     page.set_viewport_size(size or FLAT)
                     shots += 1
             before = version(each)
@@ -136,7 +131,7 @@ def test_two_people_at_one_screen_play_karolinchen_against_a_bot(
     assert winners
     assert page.locator("#result tbody tr").count() == 3
     page.set_viewport_size(UPRIGHT)
-    shot(page, "onescreen-karolinchen-result-upright")
+    shot(page, "onescreen-karolinchen-result-upright", full_page=False)
 
 
 def test_a_mixed_table_two_at_one_screen_and_one_on_their_own(
@@ -157,8 +152,8 @@ def test_a_mixed_table_two_at_one_screen_and_one_on_their_own(
     assert phone.locator(".seat.mine .seat-name").inner_text() == "Cleo"
     play_karolinchen_here(page, ("Ann", "Ben"), [phone], "mixed")
     assert page.inner_text("#result .winner") == phone.inner_text("#result .winner")
-    shot(page, "onescreen-mixed-result-upright")
-    shot(phone, "onescreen-mixed-result-phone")
+    shot(page, "onescreen-mixed-result-upright", full_page=False)
+    shot(phone, "onescreen-mixed-result-phone", full_page=False)
 
 
 def leaks(picture: dict[str, Any]) -> list[str]:
@@ -188,13 +183,13 @@ def test_a_riff_raff_round_at_one_screen_keeps_each_card_hidden(
     assert not page.query_selector(".board") and not page.query_selector(".rr-hand")
     assert severe(page) == []
     page.set_viewport_size(UPRIGHT)
-    shot(page, "onescreen-riffraff-cover-upright")
+    shot(page, "onescreen-riffraff-cover-upright", full_page=False)
     page.set_viewport_size(FLAT)
     page.click("#here-uncover")
     page.wait_for_selector(".rr-hand [data-action='card 9']")
     page.wait_for_function("window.riffraffTable && window.riffraffTable.ready()")
     assert TURN.match(page.inner_text("#status").strip()).group(1) == "Ann"  # type: ignore[union-attr]
-    shot(page, "onescreen-riffraff-ann-flat")
+    shot(page, "onescreen-riffraff-ann-flat", full_page=False)
     page.click(".rr-hand [data-action='card 9']")
     page.wait_for_selector("#here-cover")
     assert page.inner_text("#here-cover-title") == "Pass the device to Ben"
@@ -205,7 +200,7 @@ def test_a_riff_raff_round_at_one_screen_keeps_each_card_hidden(
     assert "Ann lays a card face down" in page.inner_text("#game-log")
     assert "card 9" not in page.inner_text("#game-log")
     page.set_viewport_size(UPRIGHT)
-    shot(page, "onescreen-riffraff-ben-upright")
+    shot(page, "onescreen-riffraff-ben-upright", full_page=False)
     page.set_viewport_size(FLAT)
     assert severe(page) == []
     page.click(".rr-hand [data-action='card 2']")
@@ -219,7 +214,7 @@ def test_a_riff_raff_round_at_one_screen_keeps_each_card_hidden(
         "() => [...document.querySelectorAll('.rr-card-shown')]"
         ".some(n => n.textContent.includes('9'))"
     )
-    shot(page, "onescreen-riffraff-revealed-flat")
+    shot(page, "onescreen-riffraff-revealed-flat", full_page=False)
     # the round is played out by clicking, each person under their own cover, up to the next cards
     for _ in range(MAX_STEPS):
         page.wait_for_function(
@@ -257,12 +252,12 @@ def test_two_learners_at_one_screen_take_turns_in_a_guided_game(
         page.select_option(f"select[data-seat='{index}']", "@here")
     page.fill("#here-name-0", "Ann")
     page.fill("#here-name-1", "Ben")
-    shot(page, "onescreen-lobby-form-upright")
+    shot(page, "onescreen-lobby-form-upright", full_page=False)
     assert severe(page) == []
     page.click("#learn-here")
     page.wait_for_selector("#coach-lesson")
     assert page.locator(".here-badge").count() == 2
-    shot(page, "onescreen-guided-upright")
+    shot(page, "onescreen-guided-upright", full_page=False)
     turns: set[str] = set()
     for _ in range(MAX_CLICKS):
         if len(turns) == 2:

@@ -23,8 +23,8 @@ from spieltisch.ratings.model import Rating, shown
 from spieltisch.server.database import default_url
 from spieltisch.server.schema import ACCOUNTS, RATINGS
 from tests.server.database import db_url, on_sqlite
-from tests.server.live import BROWSER_TESTS, DESKTOP, PHONE, LiveServer
-from tests.server.test_accounts_browser import fresh_page, shot
+from tests.server.live import BROWSER_TESTS, DESKTOP, PHONE, LiveServer, shot
+from tests.server.test_accounts_browser import fresh_page
 from tests.server.test_rated_workers import play_both, signed_up
 from tests.server.test_ratings_browser import severe
 from tests.server.test_workers import socket_url

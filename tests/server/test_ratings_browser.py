@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.server.browsing import click_a_move
-from tests.server.live import BROWSER_TESTS, DESKTOP, PHONE, LiveServer
+from tests.server.live import BROWSER_TESTS, DESKTOP, PHONE, LiveServer, shot
 from tests.server.test_accessibility import AXE, SEVERE, VIOLATIONS
-from tests.server.test_accounts_browser import fresh_page, player_name, shot, sign_up
+from tests.server.test_accounts_browser import fresh_page, player_name, sign_up
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from spieltisch.server.app import WEB_DIR
-from tests.server.live import ARTIFACTS, BROWSER_TESTS, LiveServer, chromium, start_server
+from tests.server.live import BROWSER_TESTS, LiveServer, chromium, shot, start_server
 
 LAUNCH_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
 STEP_TIMEOUT_MS = 60_000  # liveness only, generous for a busy machine
@@ -57,11 +57,6 @@ def new_page(browser: Any, url: str, size: dict[str, int]) -> Any:
     page.set_default_timeout(STEP_TIMEOUT_MS)
     page.goto(url)
     return page
-
-
-def shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def play(page: Any) -> bool:

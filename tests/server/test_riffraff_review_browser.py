@@ -16,13 +16,13 @@ import pytest
 
 from tests.analysis.test_review_riffraff import LIGHT_CAREFUL
 from tests.server.live import (
-    ARTIFACTS,
     BROWSER_TESTS,
     DESKTOP,
     PHONE,
     WEBGL_ARGS,
     LiveServer,
     chromium,
+    shot,
     start_server,
 )
 from tests.server.test_review_browser import axe_violations
@@ -68,11 +68,6 @@ def new_page(browser: Any, url: str, size: ViewportSize) -> Any:
     page.set_default_timeout(REVIEW_TIMEOUT_MS)
     page.goto(url)
     return page
-
-
-def shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def test_the_lobby_links_a_finished_game_to_its_review_and_a_blunder_is_solved(

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.server.live import BROWSER_TESTS, DESKTOP, PHONE, STEP_TIMEOUT_MS, LiveServer
+from tests.server.live import BROWSER_TESTS, DESKTOP, PHONE, STEP_TIMEOUT_MS, LiveServer, shot
 from tests.server.test_accessibility import AXE, SEVERE, VIOLATIONS
-from tests.server.test_accounts_browser import player_name, shot, sign_up
+from tests.server.test_accounts_browser import player_name, sign_up
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

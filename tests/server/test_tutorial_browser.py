@@ -10,11 +10,11 @@ import httpx
 import pytest
 
 from tests.server.live import (
-    ARTIFACTS,
     BROWSER_TESTS,
     DESKTOP,
     PHONE,
     LiveServer,
+    shot,
 )
 
 if TYPE_CHECKING:
@@ -40,11 +40,6 @@ def open_tutorial(browser: Browser, server: LiveServer, game: str, phone: bool =
     page.click(f"#learn-{game}")
     page.wait_for_selector("#coach-ok")
     return page
-
-
-def shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def read_and_dismiss(page: Page) -> str:
