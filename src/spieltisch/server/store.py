@@ -281,6 +281,8 @@ class Store:
             if db.dialect.name == "postgresql":
                 db = db.execution_options(isolation_level="REPEATABLE READ")
             with db.begin():
+                if db.dialect.name == "sqlite":  # its driver begins only before a write
+                    db.exec_driver_sql("BEGIN")
                 return _seats(db, table_id), _entries(db, table_id, since)
 
     def progress(self, table_ids: list[str]) -> dict[str, tuple[int, int, bool]]:
