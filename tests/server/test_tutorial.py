@@ -8,9 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from spieltisch.core import CHANCE
 from spieltisch.server.clock import ManualClock
+from spieltisch.server.connection import Connection
 from spieltisch.server.lobby import TUTORIAL_PACE, Lobby, SeatSpec
 from spieltisch.server.store import Store
+from spieltisch.server.table import LiveTable
 from tests.server.database import db_url
 from tests.server.helpers import TestClient, client_for, receive_state, threads
 from tests.server.test_clock import settle
@@ -94,6 +97,15 @@ def test_leaving_stops_the_game_where_it_is(tmp_path: Path) -> None:
         assert client.get(f"/api/tables/{table_id}").json()["version"] == version
 
 
+def learners_page(table_id: str) -> Connection:
+    """The learner's open page: a socket of seat 0 that takes what it is sent."""
+
+    async def send(text: str) -> None:
+        pass
+
+    return Connection(table_id, 0, send)
+
+
 async def bot_waits(between: float, tutorial: bool, path: Path) -> bool:
     """Whether the bot is still waiting `between` seconds after the learner's turn ended
     (then the test lets the time run on and sees it move)."""
@@ -101,6 +113,7 @@ async def bot_waits(between: float, tutorial: bool, path: Path) -> bool:
     lobby = Lobby(Store(db_url(path, "pace")), DELAY, clock, executor=threads())
     if tutorial:
         table, _token = await lobby.tutorial("pickomino", "Lea", seed=4)
+        lobby.connect(learners_page(table.id))
     else:
         table = await lobby.create(
             "pickomino", {"start_seat": 0}, [SeatSpec(), SeatSpec("greedy")], seed=4
@@ -125,3 +138,34 @@ def test_the_friendly_bot_takes_its_time(tmp_path: Path) -> None:
     between = DELAY * (1 + TUTORIAL_PACE) / 2  # after a usual delay, before a guided one
     assert not asyncio.run(bot_waits(between, tutorial=False, path=tmp_path))
     assert asyncio.run(bot_waits(between, tutorial=True, path=tmp_path))
+
+
+async def rolls_while(clock: ManualClock, table: LiveTable, seconds: float) -> int:
+    """How many rolls the table draws while `seconds` pass on the lobby's clock."""
+    start = sum(1 for e in table.entries if e.actor == CHANCE)
+    for _ in range(int(seconds / 0.5)):
+        clock.advance(0.5)
+        await settle()
+    return sum(1 for e in table.entries if e.actor == CHANCE) - start
+
+
+def test_a_guided_game_waits_for_its_learners_page(tmp_path: Path) -> None:
+    """Nothing runs ahead of the lessons: before the learner's page is open (or after it has
+    closed) the guided game's rolls and bot wait; they go on while it is open."""
+
+    async def main() -> None:
+        clock = ManualClock()
+        lobby = Lobby(Store(db_url(tmp_path, "waits")), DELAY, clock, executor=threads())
+        table, _token = await lobby.tutorial("karolinchen", "Lea", seed=4)
+        lobby.resume()
+        assert await rolls_while(clock, table, 30 * DELAY) == 0
+        page = learners_page(table.id)
+        lobby.connect(page)
+        assert await rolls_while(clock, table, 30 * DELAY) > 0
+        lobby.disconnect(page)
+        await rolls_while(clock, table, 4 * DELAY)  # a roll under way ends
+        assert await rolls_while(clock, table, 30 * DELAY) == 0
+        await lobby.close()
+        lobby.store.close()
+
+    asyncio.run(main())

@@ -163,6 +163,9 @@ class Lobby:
     def connect(self, connection: Connection) -> None:
         self.pusher.connect(connection)
         self.presence.connected(connection)
+        table = self.tables.get(connection.table_id)
+        if table is not None and not table.over:
+            self.scheduler.schedule(table)  # a guided game waits for its learner (see there)
 
     def disconnect(self, connection: Connection) -> None:
         self.pusher.disconnect(connection)

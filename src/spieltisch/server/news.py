@@ -80,6 +80,7 @@ class SiteNews:
                 await self.lobby.pusher.push(table)
         elif kind in ("here", "beat"):
             self.lobby.presence.heard(news)
+            self.tend([table_id] if kind == "here" else [])
         elif kind == "table":
             rows = [_row_from_json(r) for r in news["rows"]]
             show = Show.from_json(news["show"]) if news.get("show") else None

@@ -110,6 +110,11 @@ class Presence:
         now = self.lobby.clock.now()
         return any(now - heard < HEARD_FOR for heard in self.remote.get(key, {}).values())
 
+    def anyone_here(self, table: LiveTable) -> bool:
+        """Whether a person's socket is open at the table now, on any worker."""
+        seats = enumerate(table.seats)
+        return any(self.connected_now((table.id, n, row.token_hash)) for n, row in seats)
+
     # --- sockets of this worker ------------------------------------------------------------
     def connected(self, connection: Connection) -> None:
         if connection.seat is None:

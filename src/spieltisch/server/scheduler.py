@@ -99,14 +99,24 @@ class Scheduler:
             return
         timers = self.lobby.timers.setdefault(table.id, Timers())
         table.chance_pause = self.bot_pause(table)
+        if not self.waits_for_learner(table):
+            self.schedule_play(table, timers)
+        self.schedule_clock(table, timers)
+        self.schedule_catch(table, timers)
+
+    def waits_for_learner(self, table: LiveTable) -> bool:
+        """A guided game goes on only while a learner's page is open: its lessons explain
+        each step as it happens, so nothing may run ahead before the page is there."""
+        return is_tutorial(table) and not self.lobby.presence.anyone_here(table)
+
+    def schedule_play(self, table: LiveTable, timers: Timers) -> None:
+        """Start the table's bot, paced roll or placement physics if one is due."""
         if table.roll_due() and (timers.roll is None or timers.roll.done()):
             timers.roll = self.supervised("roll", table.id, self.roll)
         if table.bot_to_move() is not None and (timers.bot is None or timers.bot.done()):
             timers.bot = self.supervised("bot turn", table.id, self.bot_turn)
         if table.physics_due() and (timers.physics is None or timers.physics.done()):
             timers.physics = self.supervised("physics", table.id, self.settle)
-        self.schedule_clock(table, timers)
-        self.schedule_catch(table, timers)
 
     def supervised(
         self, what: str, table_id: str, work: Callable[..., Awaitable[None]], *args: Any
@@ -186,8 +196,8 @@ class Scheduler:
         while (spec := self.lobby.tables[table_id].bot_to_move()) is not None:
             await self.lobby.clock.sleep(self.bot_pause(self.lobby.tables[table_id]))
             table = self.lobby.tables[table_id]
-            if tutorial_left(table):
-                return
+            if tutorial_left(table) or self.waits_for_learner(table):
+                return  # started again when a learner comes back (`Lobby.connect`)
             await self.lobby.clock.sleep(
                 table.show_left(self.lobby.clock.now())
             )  # the ship's motion
@@ -243,6 +253,8 @@ class Scheduler:
         while (table := self.lobby.tables[table_id]).roll_due() and not tutorial_left(table):
             version = table.version
             await self.lobby.clock.sleep(table.chance_pause)
+            if self.waits_for_learner(table):
+                return  # started again when a learner comes back (`Lobby.connect`)
             if self.unchanged(table, version) and table.roll_due():
                 table.roll()
                 await self.lobby.changed(table)
