@@ -18,6 +18,7 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from spieltisch.server import site as site_module
+from spieltisch.server.clock import Clock, WallClock
 from spieltisch.server.connection import Connection
 from spieltisch.server.lobby import Lobby, SeatSpec
 from spieltisch.server.site import LEASE, ROUND, RedisSite
@@ -41,11 +42,12 @@ BUSY_MACHINE = 4.0
 class Worker:
     """A lobby with its own connection to the database and its site."""
 
-    def __init__(self, url: str, redis: str, prefix: str, name: str) -> None:
-        self.lobby = Lobby(Store(url), 0.0, executor=threads(), site=RedisSite(redis, prefix, name))
-        site = self.lobby.site
-        assert isinstance(site, RedisSite)
-        self.site = site
+    def __init__(
+        self, url: str, redis: str, prefix: str, name: str, clock: Clock | None = None
+    ) -> None:
+        self.site = RedisSite(redis, prefix, name)
+        store, pool = Store(url), threads()
+        self.lobby = Lobby(store, 0.0, clock or WallClock(), executor=pool, site=self.site)
 
     async def start(self) -> None:
         self.lobby.load()
@@ -80,10 +82,14 @@ class Worker:
 
 
 @asynccontextmanager
-async def site(tmp_path: Path, redis: str | None = None) -> AsyncIterator[tuple[Worker, Worker]]:
+async def site(
+    tmp_path: Path, redis: str | None = None, clock: Clock | None = None
+) -> AsyncIterator[tuple[Worker, Worker]]:
+    """Two started workers, A and B; B reaches Redis at `redis` if given (a proxy); both
+    run on `clock` if given (else the wall clock) from the start."""
     url, prefix = db_url(tmp_path, "site"), site_prefix()
-    a = Worker(url, need_redis(), prefix, "A")
-    b = Worker(url, redis or need_redis(), prefix, "B")
+    a = Worker(url, need_redis(), prefix, "A", clock)
+    b = Worker(url, redis or need_redis(), prefix, "B", clock)
     await a.start()
     await b.start()
     try:

@@ -23,9 +23,7 @@ def test_a_worker_killed_keeps_a_turn_based_deadline_and_bank(tmp_path: Path) ->
     clock = ManualClock()
 
     async def main() -> tuple[float, float | None, dict[int, float] | None, float | None]:
-        async with site(tmp_path) as (a, b):
-            for worker in (a, b):
-                worker.lobby.clock = clock  # timers and sweeps on the manual clock
+        async with site(tmp_path, clock=clock) as (a, b):  # timers and sweeps on it
             table = await a.lobby.create(
                 "pickomino",
                 {"start_seat": 0},
