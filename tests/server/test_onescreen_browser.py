@@ -262,6 +262,7 @@ def test_two_learners_at_one_screen_take_turns_in_a_guided_game(
     for _ in range(MAX_CLICKS):
         if len(turns) == 2:
             break
+        page.wait_for_selector("#coach-ok, .board [data-action]")
         if page.query_selector("#coach-ok"):
             page.click("#coach-ok")
             continue
@@ -272,8 +273,11 @@ def test_two_learners_at_one_screen_take_turns_in_a_guided_game(
             turns.add(turn.group(1))
             before = version(page)
             target.click()
-            page.wait_for_function("v => document.body.dataset.version !== v", arg=before)
-        page.wait_for_timeout(30)
+            # the move shows, or a lesson opens first (the table waits behind it)
+            page.wait_for_function(
+                "v => document.body.dataset.version !== v || document.querySelector('#coach-ok')",
+                arg=before,
+            )
     assert turns == {"Ann", "Ben"}
     page.click("#leave-tutorial")
     page.wait_for_selector("#make-table")
