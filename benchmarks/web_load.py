@@ -187,7 +187,8 @@ def start_server(
     """`spieltisch serve` on `port`; `site` adds settings such as --db, --workers, --broker."""
     command = [sys.executable, "-m", "spieltisch", "serve", "--host", HOST, "--port", str(port)]
     command += ["--data-dir", str(data_dir), "--bot-delay", str(bot_delay)]
-    command += ["--tables-per-minute", "0", *site]  # every table is made from one address
+    # every table and every account is made from one address
+    command += ["--tables-per-minute", "0", "--sign-ups-per-address", "0", *site]
     process = subprocess.Popen(
         command,
         stdout=subprocess.DEVNULL,

@@ -32,9 +32,11 @@ def app_client(
     name: str = "tables",
     password_cost: PasswordCost = QUICK_PASSWORDS,
     limits: Limits | None = None,
+    address: str = "testclient",
 ) -> TestClient:
     """A client of a new app on the test database `name` in `folder`, sending the site's
-    Origin with every request; its passwords hashed at `password_cost`."""
+    Origin with every request from the client `address`; its passwords hashed at
+    `password_cost`."""
     folder.mkdir(parents=True, exist_ok=True)
     settings = replace(settings or AccountSettings(), password_cost=password_cost)
     app = create_app(
@@ -45,7 +47,7 @@ def app_client(
         accounts=settings,
         limits=limits,
     )
-    return TestClient(app, headers={"origin": SITE})
+    return TestClient(app, headers={"origin": SITE}, client=(address, 50000))
 
 
 def sign_up(

@@ -34,7 +34,11 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 pytest.importorskip("playwright.sync_api")
-pytestmark = [*BROWSER_TESTS, pytest.mark.live_server(bot_delay=0.02)]
+pytestmark = [
+    *BROWSER_TESTS,
+    # every test's player signs up from the loopback address: more than its default limit
+    pytest.mark.live_server(bot_delay=0.02, extra=["--sign-ups-per-address", "0"]),
+]
 
 COOKIE = "spieltisch_session"
 PASSWORD = "seven little worms"

@@ -1,11 +1,13 @@
 """Accounts against an attacker: requests and sockets from another site's page, guessing
-passwords (throttled per name and per address, across workers), passwords in logs or
-answers, sessions of a deleted account, and a cookie taken to another site."""
+passwords (throttled per name and per address, across workers), many accounts from one
+address (throttled before any hashing), passwords in logs or answers, sessions of a deleted
+account, and a cookie taken to another site."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -13,15 +15,18 @@ import pytest
 from sqlalchemy import create_engine, select
 from starlette.websockets import WebSocketDisconnect
 
-from spieltisch.server.accounts.sessions import AccountSettings
+from spieltisch.server.accounts.sessions import SIGN_UPS_PER_ADDRESS, AccountSettings
+from spieltisch.server.accounts.store import AccountStore
 from spieltisch.server.clock import ManualClock
-from spieltisch.server.schema import ACCOUNTS, SESSIONS
+from spieltisch.server.schema import ACCOUNTS, SESSIONS, SIGN_IN_FAILURES
 from tests.server.accounts import COOKIE, PASSWORD, SITE, app_client, sign_in, sign_up
 from tests.server.database import db_url
 from tests.server.helpers import TestClient, make_table
 from tests.server.sites import shared_db
 
 FOREIGN = "http://evil.example"
+ELSEWHERE = "203.0.113.7"
+"""Another client address than the test client's own."""
 
 
 @pytest.fixture
@@ -32,6 +37,34 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 def account(client: TestClient) -> Any:
     return client.get("/api/session").json()["account"]
+
+
+def try_sign_up(client: TestClient, name: str, password: str = PASSWORD) -> Any:
+    return client.post("/api/account/signup", json={"name": name, "password": password})
+
+
+def account_names(folder: Path) -> list[str]:
+    engine = create_engine(db_url(folder))
+    with engine.connect() as db:
+        names = sorted(db.execute(select(ACCOUNTS.c.name)).scalars())
+    engine.dispose()
+    return names
+
+
+@pytest.fixture
+def hashed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The passwords the server hashes from now on, in order."""
+    from spieltisch.server.accounts import passwords, service
+
+    seen: list[str] = []
+    real_hash = passwords.hash_password
+
+    def counting(password: str, cost: passwords.PasswordCost = passwords.DEFAULT_COST) -> str:
+        seen.append(password)
+        return real_hash(password, cost)
+
+    monkeypatch.setattr(service, "hash_password", counting)
+    return seen
 
 
 @pytest.mark.parametrize(
@@ -107,6 +140,87 @@ def test_one_address_guessing_many_names_is_throttled(tmp_path: Path) -> None:
     with app_client(tmp_path, settings=settings) as client:
         codes = [sign_in(client, f"name{n}").json()["error"] for n in range(7)]
         assert codes == ["bad_sign_in"] * 5 + ["too_many_sign_ins"] * 2
+
+
+def test_one_address_making_many_accounts_waits_and_the_wait_costs_no_hash(
+    tmp_path: Path, hashed: list[str]
+) -> None:
+    """Two workers of one database count the address's sign-ups together; another address
+    is not held back; after the window the address may sign up again."""
+    clock = ManualClock()
+    with (
+        app_client(tmp_path, clock) as one,
+        app_client(tmp_path, clock) as two,
+        app_client(tmp_path, clock, address=ELSEWHERE) as elsewhere,
+    ):
+        made = [f"Ada{n}" for n in range(SIGN_UPS_PER_ADDRESS)]
+        for n, name in enumerate(made):
+            sign_up(one if n % 2 else two, name)
+            clock.advance(10)
+        hashed.clear()
+        refused = try_sign_up(one, "Bea")
+        assert refused.status_code == 429 and refused.json()["error"] == "too_many_sign_ups"
+        retry = refused.json()["retry_after"]
+        assert retry == 15 * 60 - 10 * SIGN_UPS_PER_ADDRESS  # until the oldest leaves the window
+        assert f"{retry} s" in refused.json()["message"]
+        assert try_sign_up(two, "Bea").status_code == 429
+        assert hashed == [] and account_names(tmp_path) == made
+        sign_up(elsewhere, "Cyd")
+        clock.advance(retry - 1)
+        assert try_sign_up(one, "Bea").json()["retry_after"] == 1
+        clock.advance(1)
+        sign_up(one, "Bea")
+        assert try_sign_up(two, "Dan").status_code == 429  # five in the window again
+
+
+def test_refused_sign_ups_do_not_count(tmp_path: Path, hashed: list[str]) -> None:
+    settings = AccountSettings(sign_ups_per_address=2)
+    with app_client(tmp_path, settings=settings) as client:
+        sign_up(client, "Ada")
+        codes = [
+            try_sign_up(client, "-Bea-").json()["error"],
+            try_sign_up(client, "Bea", "short").json()["error"],
+            try_sign_up(client, "ADA").json()["error"],
+        ]
+        assert codes == ["bad_name", "weak_password", "name_taken"]
+        sign_up(client, "Bea")
+        assert try_sign_up(client, "Cyd").json()["error"] == "too_many_sign_ups"
+    assert hashed == [PASSWORD, PASSWORD]  # the two accounts made, nothing for the refusals
+
+
+def test_sign_ups_sent_at_once_do_not_pass_the_limit_together(tmp_path: Path) -> None:
+    settings = AccountSettings(sign_ups_per_address=3)
+    with app_client(tmp_path, settings=settings) as client, ThreadPoolExecutor(8) as senders:
+        answers = list(senders.map(lambda n: try_sign_up(client, f"Ada{n}"), range(8)))
+    codes = sorted(a.json()["error"] if a.status_code != 201 else "made" for a in answers)
+    assert codes == ["made"] * 3 + ["too_many_sign_ups"] * 5
+    assert len(account_names(tmp_path)) == 3
+
+
+def test_no_limit_on_sign_ups_when_it_is_zero(tmp_path: Path) -> None:
+    with app_client(tmp_path, settings=AccountSettings(sign_ups_per_address=0)) as client:
+        for n in range(2 * SIGN_UPS_PER_ADDRESS):
+            sign_up(client, f"Ada{n}")
+
+
+def test_forgetting_old_events_of_one_kind_keeps_the_other_kinds(tmp_path: Path) -> None:
+    """Failed sign-ins and sign-ups share a table; each kind is forgotten on its own, so a
+    kind counted over a longer window keeps its rows when another kind's old ones go."""
+    with app_client(tmp_path):
+        pass  # the database, made
+    engine = create_engine(db_url(tmp_path))
+    store = AccountStore(engine)
+    store.record(["signup:" + ELSEWHERE], now=100.0, forget_before=0.0)
+    store.record(["name:ada", "address:" + ELSEWHERE], now=100.0, forget_before=0.0)
+    store.record(["name:bea"], now=500.0, forget_before=400.0)
+    with engine.connect() as db:
+        keys = sorted(db.execute(select(SIGN_IN_FAILURES.c.key)).scalars())
+    assert keys == ["address:" + ELSEWHERE, "name:bea", "signup:" + ELSEWHERE]
+    store.record(["signup:" + ELSEWHERE], now=500.0, forget_before=400.0)
+    assert store.recorded(["signup:" + ELSEWHERE], since=0.0, most=10) == {
+        "signup:" + ELSEWHERE: [500.0]
+    }
+    engine.dispose()
 
 
 def test_neither_password_nor_hash_is_logged_or_answered(

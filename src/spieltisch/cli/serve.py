@@ -181,6 +181,14 @@ def add_parser(commands: Any) -> None:
         "address may try three times as many (10)",
     )
     parser.add_argument(
+        "--sign-ups-per-address",
+        type=int,
+        default=5,
+        metavar="N",
+        help="new accounts from one address in 15 minutes before its sign-ups wait; 0 for no "
+        "limit (5)",
+    )
+    parser.add_argument(
         "--smtp",
         metavar="URL",
         help="send turn mail and daily digests to players who ask for them through this SMTP "
@@ -322,6 +330,10 @@ def _check_settings(args: argparse.Namespace) -> str | None:
         (1 <= args.workers <= 64, "--workers must be from 1 to 64"),
         (0.01 <= args.session_days <= 3650, "--session-days must be from 0.01 to 3650"),
         (1 <= args.sign_in_tries <= 1000, "--sign-in-tries must be from 1 to 1000"),
+        (
+            0 <= args.sign_ups_per_address <= 1000,
+            "--sign-ups-per-address must be from 0 to 1000",
+        ),
         (all(_is_origin(o) for o in args.origin), "--origin takes an address like https://host"),
         (args.site_url is None or _is_origin(args.site_url), "--site-url takes https://host"),
     ]
@@ -449,6 +461,7 @@ def _make_app(args: argparse.Namespace, url: str) -> Any:
         session_idle=args.session_days * 24 * 3600,
         failures_per_name=args.sign_in_tries,
         failures_per_address=3 * args.sign_in_tries,
+        sign_ups_per_address=args.sign_ups_per_address,
         origins=tuple(args.origin),
     )
     try:

@@ -46,6 +46,7 @@ STATUS = {
     "foreign_origin": 403,
     "no_seat_here": 404,
     "too_many_sign_ins": 429,
+    "too_many_sign_ups": 429,
     "server_full": 503,
     "unavailable": 503,
 }

@@ -90,7 +90,8 @@ def account_router(accounts: Accounts, route_class: type[APIRoute]) -> APIRouter
 
     @router.post("/account/signup", status_code=201)
     async def sign_up(body: Credentials, request: Request) -> Response:
-        account = await accounts.sign_up(body.name, body.password)
+        address = request.client.host if request.client else None
+        account = await accounts.sign_up(body.name, body.password, address)
         return await signed_in(request, account, body, 201)
 
     @router.post("/account/signin")

@@ -4,7 +4,9 @@ deleted, download its data, list its tables. The routes (`accounts.routes`) call
 Nothing here waits on the event loop: database calls run in the lobby's storage threads and
 Argon2 in a few password threads of their own. A wrong user name and a wrong password take
 the same work (a dummy hash is checked), and failed sign-ins are counted in the database per
-user name and per client address, so every worker throttles the same.
+user name and per client address, so every worker throttles the same. New accounts are
+counted the same way per client address, and a sign-up over the limit is refused before its
+password is hashed.
 """
 
 from __future__ import annotations
@@ -74,6 +76,7 @@ class Accounts:
         self.finished = finished
         self.store = AccountStore(lobby.store.engine)
         self._hashing = ThreadPoolExecutor(HASHERS, thread_name_prefix="password")
+        self._sign_ups = asyncio.Lock()
 
     def close(self) -> None:
         self._hashing.shutdown(wait=True, cancel_futures=True)
@@ -124,7 +127,11 @@ class Accounts:
             await self.lobby.storage.write(self.store.drop_session, hash_secret(secret))
 
     # --- signing up and in ------------------------------------------------------------------
-    async def sign_up(self, typed_name: str, password: str) -> AccountRow:
+    async def sign_up(self, typed_name: str, password: str, address: str | None) -> AccountRow:
+        """A new account of that name and password. Refused (`too_many_sign_ups`) before any
+        hashing while its client address has made too many lately. The sign-up is counted
+        before its work, so sign-ups sent at once cannot pass the check together, and taken
+        back if it makes no account."""
         try:
             name = read_user_name(typed_name)
             check_new_password(password, name)
@@ -132,6 +139,16 @@ class Accounts:
             raise TableError("bad_name", str(error)) from None
         except PasswordError as error:
             raise TableError("weak_password", str(error)) from None
+        counted = _sign_up_key(address) if self.settings.sign_ups_per_address else None
+        row = None if counted is None else await self._count_sign_up(counted)
+        try:
+            return await self._add_account(name, password)
+        except Exception:
+            if row is not None:
+                await self.lobby.storage.write(self.store.drop_record, row)
+            raise
+
+    async def _add_account(self, name: str, password: str) -> AccountRow:
         key = name_key(name)
         if await self.lobby.storage.read(self.store.account_by_key, key) is not None:
             raise _name_taken(name)
@@ -152,9 +169,9 @@ class Accounts:
             await self._password_work(verify_nobody, password, self.settings.password_cost)
         elif await self._right(account, password):
             if failed_before:  # a right password clears its name's count
-                await self.lobby.storage.write(self.store.clear_failures, keys[0])
+                await self.lobby.storage.write(self.store.clear_records, keys[0])
             return account
-        await self._failed(keys)
+        await self._record(keys)
         raise TableError("bad_sign_in", "The user name or the password is wrong.")
 
     async def check_password(self, account: AccountRow, password: str, address: str | None) -> None:
@@ -162,7 +179,7 @@ class Accounts:
         keys = _throttle_keys(account.name_key, address)
         await self._check_throttle(keys)
         if not await self._right(account, password):
-            await self._failed(keys)
+            await self._record(keys)
             raise TableError("wrong_password", "That is not your password.")
 
     async def _right(self, account: AccountRow, password: str) -> bool:
@@ -177,17 +194,10 @@ class Accounts:
     async def _check_throttle(self, keys: list[str]) -> bool:
         """Refuse (`too_many_sign_ins`) while a key has failed too often; else whether the
         first key (the user name's) has failed at all lately."""
-        settings, now = self.settings, self.lobby.clock.now()
+        settings = self.settings
         limits = [settings.failures_per_name, settings.failures_per_address][: len(keys)]
-        since = now - settings.sign_in_window
-        found = await self.lobby.storage.read(self.store.failures, keys, since, max(limits))
-        waits = [
-            found[key][limit - 1] + settings.sign_in_window - now
-            for key, limit in zip(keys, limits, strict=True)
-            if 0 < limit <= len(found[key])
-        ]
-        if waits:
-            retry = max(1, math.ceil(max(waits)))
+        found, retry = await self._recent(keys, limits)
+        if retry is not None:
             raise TableError(
                 "too_many_sign_ins",
                 f"Too many wrong passwords; try again in {retry} s.",
@@ -195,10 +205,42 @@ class Accounts:
             )
         return bool(found[keys[0]])
 
-    async def _failed(self, keys: list[str]) -> None:
+    async def _count_sign_up(self, key: str) -> int:
+        """Count a sign-up from the address of `key` (the row's id), or refuse it
+        (`too_many_sign_ups`) while the address has made as many accounts within the window
+        as it may. This worker checks and counts one sign-up at a time; other workers may
+        slip one in between."""
+        async with self._sign_ups:
+            _, retry = await self._recent([key], [self.settings.sign_ups_per_address])
+            if retry is not None:
+                raise TableError(
+                    "too_many_sign_ups",
+                    f"Too many new accounts from this address; try again in {retry} s.",
+                    retry_after=retry,
+                )
+            (row,) = await self._record([key])
+        return row
+
+    async def _recent(
+        self, keys: list[str], limits: list[int]
+    ) -> tuple[dict[str, list[float]], int | None]:
+        """The times of each key's latest events within the window, and the whole seconds
+        until every key is below its limit again (None when none is at it; 0 is no limit)."""
+        settings, now = self.settings, self.lobby.clock.now()
+        since = now - settings.sign_in_window
+        found = await self.lobby.storage.read(self.store.recorded, keys, since, max(limits))
+        waits = [
+            found[key][limit - 1] + settings.sign_in_window - now
+            for key, limit in zip(keys, limits, strict=True)
+            if 0 < limit <= len(found[key])
+        ]
+        return found, max(1, math.ceil(max(waits))) if waits else None
+
+    async def _record(self, keys: list[str]) -> list[int]:
+        """A failed sign-in or a sign-up, counted under each key (the rows' ids)."""
         now = self.lobby.clock.now()
         forget = now - self.settings.sign_in_window
-        await self.lobby.storage.write(self.store.add_failure, keys, now, forget)
+        return await self.lobby.storage.write(self.store.record, keys, now, forget)
 
     async def claim_seats(self, account: AccountRow, seats: list[tuple[str, str]]) -> None:
         """This browser's guest seats (table, token) become the account's; others are
@@ -354,6 +396,11 @@ def _throttle_keys(key: str, address: str | None) -> list[str]:
     """Under which keys failed sign-ins are counted: the user name's, then the address's."""
     keys = ["name:" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:40]]
     return keys if address is None else [*keys, "address:" + address[:100]]
+
+
+def _sign_up_key(address: str | None) -> str | None:
+    """Under which key an address's new accounts are counted (none without an address)."""
+    return None if address is None else "signup:" + address[:100]
 
 
 def _address(connection: HTTPConnection) -> str | None:

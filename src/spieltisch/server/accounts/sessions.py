@@ -42,23 +42,27 @@ SESSION_IDLE = 30 * 24 * 3600.0
 SESSION_REFRESH = 3600.0
 """A session's last use is written at most once in this many seconds (not on every request)."""
 SIGN_IN_WINDOW = 15 * 60.0
-"""Failed sign-ins are counted over this many seconds."""
+"""Failed sign-ins, and sign-ups, are counted over this many seconds."""
 FAILURES_PER_NAME = 10
 """Failed sign-ins of one user name within the window before its sign-ins wait."""
 FAILURES_PER_ADDRESS = 30
 """Failed sign-ins from one client address within the window before its sign-ins wait."""
+SIGN_UPS_PER_ADDRESS = 5
+"""New accounts from one client address within the window before its sign-ups wait."""
 
 
 @dataclass(frozen=True)
 class AccountSettings:
-    """How long sessions last and how sign-ins are throttled; `origins` are other addresses
-    (scheme://host:port) whose pages may use the cookie, beside the site's own."""
+    """How long sessions last and how sign-ins and sign-ups are throttled (a limit of 0 is
+    none); `origins` are other addresses (scheme://host:port) whose pages may use the
+    cookie, beside the site's own."""
 
     session_idle: float = SESSION_IDLE
     session_refresh: float = SESSION_REFRESH
     sign_in_window: float = SIGN_IN_WINDOW
     failures_per_name: int = FAILURES_PER_NAME
     failures_per_address: int = FAILURES_PER_ADDRESS
+    sign_ups_per_address: int = SIGN_UPS_PER_ADDRESS
     origins: tuple[str, ...] = ()
     password_cost: PasswordCost = DEFAULT_COST
 

@@ -2,8 +2,8 @@
 server runs these calls in its storage threads, `server.storage`, never on the event loop).
 
 A session is stored by the SHA-256 of its cookie's secret only, so the database never holds
-what a browser could sign in with. Failed sign-ins are rows, so every worker of a site counts
-the same ones.
+what a browser could sign in with. Failed sign-ins and sign-ups are rows, so every worker of a
+site counts the same ones.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, delete, insert, select, update
+from sqlalchemy import Engine, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from spieltisch.server.schema import (
@@ -164,28 +164,41 @@ class AccountStore:
         with self.engine.begin() as db:
             db.execute(delete(SESSIONS).where(SESSIONS.c.id_hash == id_hash))
 
-    # --- failed sign-ins --------------------------------------------------------------------
-    def failures(self, keys: list[str], since: float, most: int) -> dict[str, list[float]]:
-        """Per key, the times of its latest `most` failures from `since` on, newest first."""
+    # --- throttled events: failed sign-ins and sign-ups -----------------------------------
+    # One table holds both (its name is from before sign-ups were counted). A key's kind is its
+    # prefix up to the first ":" ("name:" and "address:" for failed sign-ins, "signup:" for
+    # sign-ups); a kind may be counted over a window of its own, so old rows are forgotten
+    # kind by kind.
+    def recorded(self, keys: list[str], since: float, most: int) -> dict[str, list[float]]:
+        """Per key, the times of its latest `most` events after `since`, newest first."""
         found: dict[str, list[float]] = {}
         with self.engine.connect() as db:
             for key in keys:
                 query = (
                     select(SIGN_IN_FAILURES.c.at)
-                    .where(SIGN_IN_FAILURES.c.key == key, SIGN_IN_FAILURES.c.at >= since)
+                    .where(SIGN_IN_FAILURES.c.key == key, SIGN_IN_FAILURES.c.at > since)
                     .order_by(SIGN_IN_FAILURES.c.at.desc())
                     .limit(most)
                 )
                 found[key] = [row.at for row in db.execute(query)]
         return found
 
-    def add_failure(self, keys: list[str], now: float, forget_before: float) -> None:
-        """Count a failed sign-in under each key; failures older than `forget_before` go."""
+    def record(self, keys: list[str], now: float, forget_before: float) -> list[int]:
+        """Record an event under each key (the new rows' ids); the events of the keys' kinds
+        older than `forget_before` go (other kinds may be counted over another window)."""
+        kinds = {_kind(key) for key in keys}
+        old = or_(*(SIGN_IN_FAILURES.c.key.startswith(k, autoescape=True) for k in kinds))
         with self.engine.begin() as db:
-            db.execute(delete(SIGN_IN_FAILURES).where(SIGN_IN_FAILURES.c.at < forget_before))
-            db.execute(insert(SIGN_IN_FAILURES).values([{"key": k, "at": now} for k in keys]))
+            db.execute(delete(SIGN_IN_FAILURES).where(SIGN_IN_FAILURES.c.at < forget_before, old))
+            add = insert(SIGN_IN_FAILURES).returning(SIGN_IN_FAILURES.c.id)
+            return [db.execute(add.values(key=k, at=now)).scalar_one() for k in keys]
 
-    def clear_failures(self, key: str) -> None:
+    def drop_record(self, row_id: int) -> None:
+        """Take back one event (a sign-up counted before it was made, that made nothing)."""
+        with self.engine.begin() as db:
+            db.execute(delete(SIGN_IN_FAILURES).where(SIGN_IN_FAILURES.c.id == row_id))
+
+    def clear_records(self, key: str) -> None:
         with self.engine.begin() as db:
             db.execute(delete(SIGN_IN_FAILURES).where(SIGN_IN_FAILURES.c.key == key))
 
@@ -194,6 +207,11 @@ def _account(row: Any) -> AccountRow:
     return AccountRow(
         row.id, row.name, row.name_key, row.password_hash, row.created, json.loads(row.settings)
     )
+
+
+def _kind(key: str) -> str:
+    """A throttle key's kind: its prefix up to and with the first ":"."""
+    return key.partition(":")[0] + ":"
 
 
 def _forget_name(db: Any, table_id: str, seat: int, name: str | None) -> None:
