@@ -47,6 +47,28 @@ test("a throttled sign-in says how long to wait, in seconds or whole minutes rou
   assert.match(waitText(30), /Réessayez dans 30 secondes\.$/);
 });
 
+test("a throttled sign-up says how long to wait in its own words, in every language", () => {
+  assert.equal(waitText(1, "too_many_sign_ups"), "Too many new accounts from here. Try again in a second.");
+  assert.equal(waitText(42.2, "too_many_sign_ups"), "Too many new accounts from here. Try again in 43 seconds.");
+  assert.equal(waitText(850, "too_many_sign_ups"), "Too many new accounts from here. Try again in 15 minutes.");
+  const throttled = new ApiError("too_many_sign_ups", "Too many.", { retry_after: 61 });
+  assert.equal(accountErrorText(throttled), "Too many new accounts from here. Try again in 2 minutes.");
+  assert.equal(accountErrorText(new ApiError("too_many_sign_ups", "Too many.")), t("err.too_many_sign_ups"));
+  assert.equal(accountErrorText(new ApiError("too_many_sign_ups", "Too many.", { retry_after: "soon" })),
+    "Too many new accounts from here; wait a few minutes before you try again.");
+  for (const language of Object.keys(ACCOUNT_STRINGS)) {
+    setLanguage(language);
+    const said = accountErrorText(throttled);
+    assert.notEqual(said, accountErrorText(new ApiError("too_many_sign_ins", "Too many.", { retry_after: 61 })), language);
+    assert.match(said, /2/, language);
+    for (const key of ["err.too_many_sign_ups", "acct.signup_wait_seconds", "acct.signup_wait_minutes"]) {
+      assert.ok(ALL_STRINGS[language][key], `${language} ${key}`);
+    }
+  }
+  setLanguage("de");
+  assert.equal(accountErrorText(throttled), "Zu viele neue Konten von hier. Versuche es in 2 Minuten wieder.");
+});
+
 test("each refusal of an account form reads as its own sentence", () => {
   const throttled = new ApiError("too_many_sign_ins", "Too many.", { retry_after: 90 });
   assert.equal(accountErrorText(throttled), "Too many attempts to sign in. Try again in 2 minutes.");

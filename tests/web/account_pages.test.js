@@ -130,6 +130,17 @@ test("a refused sign-up says why and marks the field it is about", async () => {
   assert.equal(currentAccount(), null);
 });
 
+test("a throttled sign-up tells the wait and marks no field", async () => {
+  answers["/api/account/signup"] = [429, { error: "too_many_sign_ups", message: "Wait.", retry_after: 125 }];
+  signInPage(document.body, "signup", page);
+  input("#acct-name").value = "Ada";
+  input("#acct-password").value = "seven little worms";
+  await submit();
+  assert.equal(find("#acct-error").textContent, "Too many new accounts from here. Try again in 3 minutes.");
+  assert.equal(document.querySelector("[aria-invalid]"), null);
+  assert.equal(currentAccount(), null);
+});
+
 test("a failed sign-in empties the password and marks no field; a throttled one tells the wait", async () => {
   answers["/api/account/signin"] = [401, { error: "bad_sign_in", message: "Wrong." }];
   signInPage(document.body, "signin", page);

@@ -16,28 +16,38 @@ import { has, t } from "./i18n.js";
 const MINUTE = 60;
 
 /**
- * How long to wait before the next sign-in, in words: seconds under a minute, else whole
- * minutes (rounded up, so the wait said is never too short).
+ * The refusals that say how long to wait ("retry_after"), and the start of their texts' keys.
+ * @type {{ [code: string]: string | undefined }}
+ */
+const WAIT_TEXTS = { too_many_sign_ins: "acct.wait", too_many_sign_ups: "acct.signup_wait" };
+
+/**
+ * How long to wait before the next sign-in (or, after `too_many_sign_ups`, the next sign-up),
+ * in words: seconds under a minute, else whole minutes (rounded up, so the wait said is never
+ * too short).
  * @param {number} seconds
+ * @param {string} [code] the refusal that asks for the wait
  * @returns {string}
  */
-export function waitText(seconds) {
+export function waitText(seconds, code = "too_many_sign_ins") {
   const wait = Math.max(1, Math.ceil(seconds));
-  if (wait < MINUTE) return t("acct.wait_seconds", { n: wait });
-  return t("acct.wait_minutes", { n: Math.ceil(wait / MINUTE) });
+  const key = WAIT_TEXTS[code] ?? "acct.wait";
+  if (wait < MINUTE) return t(`${key}_seconds`, { n: wait });
+  return t(`${key}_minutes`, { n: Math.ceil(wait / MINUTE) });
 }
 
 /**
  * What an account form says about a refusal: a user name refused gets the server's sentence
- * saying what is wrong with it, a throttled sign-in the wait, the others their own text.
+ * saying what is wrong with it, a throttled sign-in or sign-up the wait, the others their own
+ * text.
  * @param {Refusal} error
  * @returns {string}
  */
 export function accountErrorText(error) {
   const code = error.code ?? "";
-  if (code === "too_many_sign_ins") {
+  if (WAIT_TEXTS[code]) {
     const wait = error.body ? Number(error.body.retry_after) : NaN;
-    return Number.isFinite(wait) && wait > 0 ? waitText(wait) : t("err.too_many_sign_ins");
+    return Number.isFinite(wait) && wait > 0 ? waitText(wait, code) : t(`err.${code}`);
   }
   if (code === "bad_name" && error.message) return `${t("acct.bad_name")} ${error.message}`;
   if (code && has(`err.${code}`)) return t(`err.${code}`);
