@@ -164,13 +164,13 @@ def test_one_address_making_many_accounts_waits_and_the_wait_costs_no_hash(
         assert retry == 15 * 60 - 10 * SIGN_UPS_PER_ADDRESS  # until the oldest leaves the window
         assert f"{retry} s" in refused.json()["message"]
         assert try_sign_up(two, "Bea").status_code == 429
-        assert hashed == [] and account_names(tmp_path) == made
+        assert hashed == [] and account_names(tmp_path) == sorted(made)
         sign_up(elsewhere, "Cyd")
         clock.advance(retry - 1)
         assert try_sign_up(one, "Bea").json()["retry_after"] == 1
         clock.advance(1)
         sign_up(one, "Bea")
-        assert try_sign_up(two, "Dan").status_code == 429  # five in the window again
+        assert try_sign_up(two, "Dan").status_code == 429  # as many in the window again
 
 
 def test_refused_sign_ups_do_not_count(tmp_path: Path, hashed: list[str]) -> None:

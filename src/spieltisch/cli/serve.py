@@ -183,10 +183,10 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--sign-ups-per-address",
         type=int,
-        default=5,
+        default=20,  # accounts.sessions.SIGN_UPS_PER_ADDRESS
         metavar="N",
         help="new accounts from one address in 15 minutes before its sign-ups wait; 0 for no "
-        "limit (5)",
+        "limit (20)",
     )
     parser.add_argument(
         "--smtp",

@@ -47,8 +47,10 @@ FAILURES_PER_NAME = 10
 """Failed sign-ins of one user name within the window before its sign-ins wait."""
 FAILURES_PER_ADDRESS = 30
 """Failed sign-ins from one client address within the window before its sign-ins wait."""
-SIGN_UPS_PER_ADDRESS = 5
-"""New accounts from one client address within the window before its sign-ups wait."""
+SIGN_UPS_PER_ADDRESS = 20
+"""New accounts from one client address within the window before its sign-ups wait: enough
+for a class or a club behind one address, too few for a script making accounts by the
+hundred."""
 
 
 @dataclass(frozen=True)
