@@ -112,3 +112,20 @@ test("at the game's end the coach says who won and offers the way back, not 'pla
   assert.ok(panel.querySelector("#coach-lobby"));
   coach.stop();
 });
+
+test("a page opened mid-game explains what happens from then on, not the log's past", () => {
+  const { coach } = coachWithPage();
+  const past = { seq: 40, key: "chance", args: { fell: [3], caught: [3], seat: 1 } };
+  coach.offer(riffraff(41, CARDS, { log: [past] }));
+  const titles = [];
+  for (let i = 0; i < 5 && coach.lesson(); i += 1) {
+    const panel = coach.panel("Riff Raff", NAMES);
+    titles.push(found(panel, "#coach-lesson").textContent);
+    found(panel, "#coach-ok").click();
+  }
+  assert.deepEqual(titles, ["Load the ship", "Choose a card"]);
+  const now = { seq: 41, key: "chance", args: { fell: [5], caught: [], seat: 1 } };
+  coach.offer(riffraff(42, CARDS, { log: [now] }));
+  assert.equal(found(coach.panel("Riff Raff", NAMES), "#coach-lesson").textContent, "Cargo falls!");
+  coach.stop();
+});

@@ -161,13 +161,15 @@ export function makeCoach(tableId, show, redraw, leave) {
     pacing = false;
   }
 
-  // Called by the page after each shown state, with the log entries it brought.
+  // Called by the page after each shown state, with the log entries it brought. The page's
+  // first state (opened mid-game: a reload, another device) explains what the table shows
+  // now, not the log's past: only what happens while the page is open is news.
   function observe(before, now, fresh, names) {
     const game = now.table.game;
     if (!now.view || now.you === null || !LESSONS[game]) return;
     you = now.you;
     result = now.result || null;
-    const context = { before, now, fresh, names };
+    const context = { before, now, fresh: before ? fresh : [], names };
     for (const lesson of LESSONS[game]) {
       if (seen.has(lesson.id)) continue;
       const words = lesson.when(context);
