@@ -241,6 +241,12 @@ def test_a_riff_raff_round_at_one_screen_keeps_each_card_hidden(
     assert any(p["hand"] for p in pictures) and any(p["cover"] for p in pictures)
 
 
+@pytest.mark.xfail(
+    strict=False,
+    reason="known defect, not yet found: on a loaded machine the page of a guided game at one "
+    "screen sometimes stops two versions behind the table (the server waits for a move the page "
+    "never shows); docs/onescreen.md, 'Known problems'",
+)
 def test_two_learners_at_one_screen_take_turns_in_a_guided_game(
     browser: Browser, server: LiveServer
 ) -> None:
