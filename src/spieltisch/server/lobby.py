@@ -164,7 +164,7 @@ class Lobby:
         self.pusher.connect(connection)
         self.presence.connected(connection)
         table = self.tables.get(connection.table_id)
-        if table is not None and not table.over:
+        if table is not None and is_tutorial(table) and not table.over:
             self.scheduler.schedule(table)  # a guided game waits for its learner (see there)
 
     def disconnect(self, connection: Connection) -> None:
